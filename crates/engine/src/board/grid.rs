@@ -1,0 +1,107 @@
+//! A growable dense grid over the spaces that matter, recording which placed tile presents its edge on each side of
+//! each space.
+
+use crate::geom::{Side, Space};
+
+/// No tile.
+pub(crate) const EMPTY: u8 = 0xFF;
+
+/// One space: the tile whose edge lies on each side (a square fills all four; a triangle two, its legs), and the
+/// space's slot in the frontier list (0 = not in it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cell {
+    pub(super) by_side: [u8; 4],
+    pub(super) frontier: u16,
+}
+
+impl Cell {
+    const BLANK: Cell = Cell { by_side: [EMPTY; 4], frontier: 0 };
+
+    /// Holds at least one tile.
+    #[inline]
+    pub(super) fn is_filled(&self) -> bool {
+        self.by_side != [EMPTY; 4]
+    }
+
+    /// Holds no tile.
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        !self.is_filled()
+    }
+}
+
+/// The grid covers a rectangle of spaces and grows (with a margin) when a tile goes outside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Grid {
+    x0: i16,
+    y0: i16,
+    w: i16,
+    h: i16,
+    cells: Vec<Cell>,
+}
+
+const MARGIN: i16 = 4;
+
+impl Grid {
+    pub(super) fn new() -> Grid {
+        let w = 2 * MARGIN + 1;
+        Grid { x0: -MARGIN, y0: -MARGIN, w, h: w, cells: vec![Cell::BLANK; (w * w) as usize] }
+    }
+
+    #[inline]
+    fn index(&self, s: Space) -> Option<usize> {
+        let dx = s.x.wrapping_sub(self.x0);
+        let dy = s.y.wrapping_sub(self.y0);
+        if (0..self.w).contains(&dx) && (0..self.h).contains(&dy) {
+            Some(dy as usize * self.w as usize + dx as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The cell at `s` (blank outside the covered rectangle).
+    #[inline]
+    pub(super) fn get(&self, s: Space) -> Cell {
+        match self.index(s) {
+            Some(i) => self.cells[i],
+            None => Cell::BLANK,
+        }
+    }
+
+    /// The tile presenting its edge on `side` of space `s`.
+    #[inline]
+    pub(super) fn tile_at_side(&self, s: Space, side: Side) -> u8 {
+        self.get(s).by_side[side.index()]
+    }
+
+    /// The cell at `s`, growing the grid to cover it.
+    pub(super) fn get_mut(&mut self, s: Space) -> &mut Cell {
+        if self.index(s).is_none() {
+            self.grow_to(s);
+        }
+        let i = self.index(s).expect("grid was grown to cover the space");
+        &mut self.cells[i]
+    }
+
+    fn grow_to(&mut self, s: Space) {
+        let x0 = self.x0.min(s.x - MARGIN);
+        let y0 = self.y0.min(s.y - MARGIN);
+        let x1 = (self.x0 + self.w).max(s.x + MARGIN + 1);
+        let y1 = (self.y0 + self.h).max(s.y + MARGIN + 1);
+        let (w, h) = (x1 - x0, y1 - y0);
+        let mut cells = vec![Cell::BLANK; w as usize * h as usize];
+        for y in 0..self.h {
+            for x in 0..self.w {
+                let old = self.cells[y as usize * self.w as usize + x as usize];
+                let (nx, ny) = (x + self.x0 - x0, y + self.y0 - y0);
+                cells[ny as usize * w as usize + nx as usize] = old;
+            }
+        }
+        *self = Grid { x0, y0, w, h, cells };
+    }
+
+    /// Bytes held by the cells.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.cells.capacity() * std::mem::size_of::<Cell>()
+    }
+}

@@ -1,0 +1,730 @@
+//! The board: placed tiles on the grid, the frontier of spaces a square tile can go to, and the feature graph.
+//!
+//! Every segment of every placed tile is a node; nodes joined across matching edges form a **feature** (union-find
+//! with a circular member list, so joining is near-constant time and a feature's members can be walked when it is
+//! scored). Each feature's root keeps what scoring needs: open ends, pennants and the number of meeples on it.
+//! "How many tiles" and "how many spaces" a feature covers are different questions once triangles exist (SPEC
+//! BASE-09, HALF-11); [`Board::feature`] answers both.
+
+mod grid;
+
+use crate::catalogue::{Catalogue, NO_SEGMENT, SegmentKind, Shape, TileKind};
+use crate::geom::{Corner, Edge, Pos, Rotation, Side, Space};
+use grid::{EMPTY, Grid};
+
+/// A segment of a placed tile, numbered across the whole board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SegmentId(pub u16);
+
+/// How a tile sits in its space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Placement {
+    /// A square tile (or abbey) turned by a rotation.
+    Square(Rotation),
+    /// A triangle with its right angle at this corner (the `NE` form turned to reach it).
+    Triangle(Corner),
+}
+
+impl Placement {
+    /// The rotation applied to the tile's canonical form.
+    pub const fn rotation(self) -> Rotation {
+        match self {
+            Placement::Square(r) => r,
+            Placement::Triangle(c) => c.rotation(),
+        }
+    }
+}
+
+/// A tile on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacedTile {
+    /// Its kind.
+    pub kind: TileKind,
+    /// Its space.
+    pub space: Space,
+    /// How it sits there.
+    pub placement: Placement,
+    /// Its first segment's id; segment `i` of the tile is `SegmentId(first_segment + i)`.
+    pub first_segment: u16,
+}
+
+/// Why a tile cannot go where asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlaceError {
+    /// The space (or that half of it) is taken.
+    #[error("the space is already taken")]
+    Occupied,
+    /// No side faces a placed tile.
+    #[error("the tile would touch no placed tile")]
+    NotAdjacent,
+    /// An edge does not match the tile it faces.
+    #[error("the {0:?} side does not match the tile it faces")]
+    Mismatch(Side),
+    /// The long side does not match the complementary triangle.
+    #[error("the long side does not match the triangle it faces")]
+    LongSideMismatch,
+    /// A square tile or abbey into a half-filled space, or a triangle shape mix-up.
+    #[error("that shape of tile cannot go there")]
+    WrongShape,
+    /// Too many tiles for the board's tile numbering (255).
+    #[error("the board is full")]
+    Full,
+}
+
+/// The feature-graph node of one segment. Only a root's `open`, `meeples`, `pennants` and `complete` are meaningful.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    parent: u16,
+    next: u16,
+    tile: u8,
+    local: u8,
+    kind: SegmentKind,
+    complete: bool,
+    pennants: u8,
+    meeples: u8,
+    open: u16,
+}
+
+/// An empty space with at least one placed edge facing it, and what those edges demand of a square tile there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FrontierSpace {
+    space: Space,
+    /// For each side (one byte each, N low): the edge a tile must show there.
+    want: u32,
+    /// Which bytes of `want` count.
+    mask: u32,
+}
+
+/// A summary of one feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeatureInfo {
+    /// Its root segment (stable until the feature is joined to another).
+    pub root: SegmentId,
+    /// Road, city, monastery, field or crop area.
+    pub kind: SegmentKind,
+    /// Closed (roads, cities: no open end; monasteries: all 8 neighbours filled). Fields never are.
+    pub complete: bool,
+    /// Open ends (roads and cities).
+    pub open: u16,
+    /// Distinct tiles with a segment in it (SPEC BASE-09).
+    pub tiles: u16,
+    /// Distinct spaces with a segment in it (SPEC HALF-11).
+    pub spaces: u16,
+    /// Pennants, counted one by one.
+    pub pennants: u8,
+    /// Meeples standing on it.
+    pub meeples: u8,
+}
+
+/// The board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    grid: Grid,
+    tiles: Vec<PlacedTile>,
+    nodes: Vec<Node>,
+    frontier: Vec<FrontierSpace>,
+    /// Monastery segments not yet complete.
+    open_monasteries: Vec<u16>,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::new()
+    }
+}
+
+impl Board {
+    /// An empty board.
+    pub fn new() -> Board {
+        Board {
+            grid: Grid::new(),
+            tiles: Vec::with_capacity(80),
+            nodes: Vec::with_capacity(320),
+            frontier: Vec::with_capacity(64),
+            open_monasteries: Vec::new(),
+        }
+    }
+
+    /// The placed tiles, in placement order.
+    pub fn tiles(&self) -> &[PlacedTile] {
+        &self.tiles
+    }
+
+    /// The tile with this number (placement order).
+    pub fn tile(&self, i: usize) -> &PlacedTile {
+        &self.tiles[i]
+    }
+
+    /// The tiles in a space (none, one square, or one or two triangles), in placement order.
+    pub fn tiles_in(&self, s: Space) -> impl Iterator<Item = &PlacedTile> + '_ {
+        let c = self.grid.get(s).by_side;
+        let mut seen = [EMPTY; 4];
+        let mut n = 0;
+        for t in c {
+            if t != EMPTY && !seen[..n].contains(&t) {
+                seen[n] = t;
+                n += 1;
+            }
+        }
+        seen[..n].sort_unstable();
+        (0..n).map(move |i| &self.tiles[seen[i] as usize])
+    }
+
+    /// Whether the space holds at least one tile.
+    pub fn is_filled(&self, s: Space) -> bool {
+        self.grid.get(s).is_filled()
+    }
+
+    /// Whether the space holds a square tile, or two triangles.
+    pub fn is_full(&self, s: Space) -> bool {
+        !self.grid.get(s).by_side.contains(&EMPTY)
+    }
+
+    /// The empty spaces that face at least one placed edge, in a deterministic order.
+    pub fn frontier(&self) -> impl Iterator<Item = Space> + '_ {
+        self.frontier.iter().map(|f| f.space)
+    }
+
+    /// The edge shown towards side `side` of space `s` by the tile on the far side of that boundary.
+    fn facing_edge(&self, cat: &Catalogue, s: Space, side: Side) -> Option<Edge> {
+        let q = s.step(side);
+        let t = self.grid.tile_at_side(q, side.opposite());
+        (t != EMPTY).then(|| {
+            let pt = &self.tiles[t as usize];
+            cat.oriented(pt.kind, pt.placement.rotation()).edges[side.opposite().index()]
+        })
+    }
+
+    /// Call `f` with every rotation (one per distinct orientation) and space where a square tile of kind `k` can go
+    /// (SPEC BASE-04). Stops early if `f` returns `true`. Returns whether it stopped early.
+    #[inline]
+    pub fn for_each_square_placement(
+        &self,
+        cat: &Catalogue,
+        k: TileKind,
+        mut f: impl FnMut(Space, Rotation) -> bool,
+    ) -> bool {
+        let mut rots = [Rotation::R0; 4];
+        let mut sigs = [0u32; 4];
+        let mut n = 0;
+        for r in Rotation::ALL {
+            let o = cat.oriented(k, r);
+            if o.canonical == r {
+                rots[n] = r;
+                sigs[n] = o.signature;
+                n += 1;
+            }
+        }
+        for fs in &self.frontier {
+            for i in 0..n {
+                if (sigs[i] ^ fs.want) & fs.mask == 0 && f(fs.space, rots[i]) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether a square tile of kind `k` has any legal placement.
+    pub fn has_square_placement(&self, cat: &Catalogue, k: TileKind) -> bool {
+        self.for_each_square_placement(cat, k, |_, _| true)
+    }
+
+    /// Check a placement without making it (SPEC BASE-04, HALF-05..07).
+    ///
+    /// # Errors
+    /// The first reason found.
+    pub fn check(&self, cat: &Catalogue, k: TileKind, s: Space, p: Placement) -> Result<(), PlaceError> {
+        if self.tiles.len() >= EMPTY as usize {
+            return Err(PlaceError::Full);
+        }
+        let def = cat.def(k);
+        let cell = self.grid.get(s);
+        let o = cat.oriented(k, p.rotation());
+        let sides: &[Side] = match (def.shape, p) {
+            (Shape::Square | Shape::Abbey, Placement::Square(_)) => {
+                if cell.is_filled() {
+                    return Err(PlaceError::Occupied);
+                }
+                &Side::ALL
+            }
+            (Shape::Triangle, Placement::Triangle(c)) => {
+                let legs = c.legs();
+                if legs.iter().any(|l| cell.by_side[l.index()] != EMPTY) {
+                    return Err(PlaceError::Occupied);
+                }
+                if cell.is_filled() {
+                    // The other half must hold exactly the complement (HALF-05).
+                    let comp = c.complement().legs();
+                    if comp.iter().any(|l| cell.by_side[l.index()] == EMPTY) {
+                        return Err(PlaceError::WrongShape);
+                    }
+                }
+                return self.check_triangle(cat, o, s, c);
+            }
+            _ => return Err(PlaceError::WrongShape),
+        };
+        let mut touching = false;
+        for &side in sides {
+            if let Some(e) = self.facing_edge(cat, s, side) {
+                touching = true;
+                if !o.edges[side.index()].matches(e) {
+                    return Err(PlaceError::Mismatch(side));
+                }
+            }
+        }
+        if touching { Ok(()) } else { Err(PlaceError::NotAdjacent) }
+    }
+
+    fn check_triangle(
+        &self,
+        cat: &Catalogue,
+        o: &crate::catalogue::Oriented,
+        s: Space,
+        c: Corner,
+    ) -> Result<(), PlaceError> {
+        let mut touching = false;
+        for side in c.legs() {
+            if let Some(e) = self.facing_edge(cat, s, side) {
+                touching = true;
+                if !o.edges[side.index()].matches(e) {
+                    return Err(PlaceError::Mismatch(side));
+                }
+            }
+        }
+        let other = self.grid.tile_at_side(s, c.complement().legs()[0]);
+        if other != EMPTY {
+            touching = true;
+            let pt = &self.tiles[other as usize];
+            let theirs = cat.oriented(pt.kind, pt.placement.rotation()).long_edge;
+            if !o.long_edge.matches(theirs) {
+                return Err(PlaceError::LongSideMismatch);
+            }
+        }
+        if touching { Ok(()) } else { Err(PlaceError::NotAdjacent) }
+    }
+
+    /// Put the first tile on the board without any adjacency check (the start tile, SPEC BASE-02).
+    ///
+    /// # Errors
+    /// If the space is taken or the shape does not fit the placement.
+    pub fn place_start(
+        &mut self,
+        cat: &Catalogue,
+        k: TileKind,
+        s: Space,
+        p: Placement,
+        completed: &mut Vec<SegmentId>,
+    ) -> Result<(), PlaceError> {
+        match self.check(cat, k, s, p) {
+            Ok(()) | Err(PlaceError::NotAdjacent) => {
+                self.place_unchecked(cat, k, s, p, completed);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Place a tile after checking it.
+    ///
+    /// # Errors
+    /// As [`Board::check`]; the board is unchanged on error.
+    pub fn place(
+        &mut self,
+        cat: &Catalogue,
+        k: TileKind,
+        s: Space,
+        p: Placement,
+        completed: &mut Vec<SegmentId>,
+    ) -> Result<(), PlaceError> {
+        self.check(cat, k, s, p)?;
+        self.place_unchecked(cat, k, s, p, completed);
+        Ok(())
+    }
+
+    /// Place a tile known to be legal, joining its segments into features. The roots of the features this placement
+    /// completed are appended to `completed`: roads and cities first (in the order the tile's segments meet them),
+    /// then monasteries ordered by space.
+    pub fn place_unchecked(
+        &mut self,
+        cat: &Catalogue,
+        k: TileKind,
+        s: Space,
+        p: Placement,
+        completed: &mut Vec<SegmentId>,
+    ) {
+        let def = cat.def(k);
+        let rot = p.rotation();
+        let o = cat.oriented(k, rot);
+        let t = self.tiles.len();
+        let first = self.nodes.len() as u16;
+        self.tiles.push(PlacedTile { kind: k, space: s, placement: p, first_segment: first });
+        for (i, seg) in def.segments.iter().enumerate() {
+            let id = first + i as u16;
+            self.nodes.push(Node {
+                parent: id,
+                next: id,
+                tile: t as u8,
+                local: i as u8,
+                kind: seg.kind,
+                complete: false,
+                pennants: seg.pennants,
+                meeples: 0,
+                open: 0,
+            });
+            if seg.kind == SegmentKind::Monastery {
+                self.open_monasteries.push(id);
+            }
+        }
+        // Which sides of the space this tile has, and its long side.
+        let (sides, long): (&[Side], Option<Corner>) = match p {
+            Placement::Square(_) => (&Side::ALL, None),
+            Placement::Triangle(c) => (sides_of(c), Some(c)),
+        };
+        let abbey = def.shape == Shape::Abbey;
+        let start_len = completed.len();
+        let mut touched: [u16; 12] = [u16::MAX; 12];
+        let mut nt = 0;
+        let mut touch = |id: u16, nt: &mut usize| {
+            if *nt < touched.len() {
+                touched[*nt] = id;
+                *nt += 1;
+            }
+        };
+        for &side in sides {
+            let q = s.step(side);
+            let other = self.grid.tile_at_side(q, side.opposite());
+            let mine = |k: usize| o.pos_segment[Pos::on_side(side, k).0 as usize];
+            if other == EMPTY {
+                if !abbey {
+                    let c = mine(1);
+                    if c != NO_SEGMENT && matches!(def.segments[c as usize].kind, SegmentKind::Road | SegmentKind::City) {
+                        let r = self.find(first + c as u16);
+                        self.nodes[r as usize].open += 1;
+                    }
+                }
+                continue;
+            }
+            let pt = self.tiles[other as usize];
+            let odef = cat.def(pt.kind);
+            let oo = cat.oriented(pt.kind, pt.placement.rotation());
+            let theirs = |k: usize| oo.pos_segment[Pos::on_side(side.opposite(), 2 - k).0 as usize];
+            if abbey || odef.shape == Shape::Abbey {
+                // SPEC ABBEY-03: the abbey closes what faces it; nothing joins across.
+                let (seg, base) = if abbey { (theirs(1), pt.first_segment) } else { (mine(1), first) };
+                if seg != NO_SEGMENT {
+                    let kind = self.nodes[(base + seg as u16) as usize].kind;
+                    if abbey && matches!(kind, SegmentKind::Road | SegmentKind::City) {
+                        let r = self.find(base + seg as u16);
+                        self.nodes[r as usize].open -= 1;
+                        touch(r, &mut nt);
+                    }
+                }
+                continue;
+            }
+            self.join_edge(first, mine, pt.first_segment, theirs, &mut touch, &mut nt);
+        }
+        if let Some(c) = long {
+            let other = self.grid.tile_at_side(s, c.complement().legs()[0]);
+            let mine = |k: usize| o.pos_segment[Pos::on_long(k).0 as usize];
+            if other == EMPTY {
+                let cseg = mine(1);
+                if cseg != NO_SEGMENT && matches!(def.segments[cseg as usize].kind, SegmentKind::Road | SegmentKind::City)
+                {
+                    let r = self.find(first + cseg as u16);
+                    self.nodes[r as usize].open += 1;
+                }
+            } else {
+                let pt = self.tiles[other as usize];
+                let oo = cat.oriented(pt.kind, pt.placement.rotation());
+                let theirs = |k: usize| oo.pos_segment[Pos::on_long(2 - k).0 as usize];
+                self.join_edge(first, mine, pt.first_segment, theirs, &mut touch, &mut nt);
+            }
+        }
+        // Grid and frontier.
+        {
+            let cell = self.grid.get_mut(s);
+            for &side in sides {
+                cell.by_side[side.index()] = t as u8;
+            }
+            let slot = cell.frontier;
+            cell.frontier = 0;
+            if slot != 0 {
+                self.remove_frontier(slot as usize - 1);
+            }
+        }
+        for &side in sides {
+            let q = s.step(side);
+            if !self.grid.get(q).is_empty() {
+                continue;
+            }
+            let want = o.edges[side.index()].reversed();
+            let back = side.opposite().index() as u32 * 8;
+            let slot = self.grid.get(q).frontier;
+            let fs = if slot == 0 {
+                self.frontier.push(FrontierSpace { space: q, want: 0, mask: 0 });
+                self.grid.get_mut(q).frontier = self.frontier.len() as u16;
+                self.frontier.last_mut().expect("just pushed")
+            } else {
+                &mut self.frontier[slot as usize - 1]
+            };
+            if want != Edge::ANY {
+                fs.want |= (want.0 as u32) << back;
+                fs.mask |= 0xFF << back;
+            }
+        }
+        // Completed roads and cities: every root this placement touched, plus the tile's own segments.
+        for i in 0..def.segments.len() {
+            touch(self.find(first + i as u16), &mut nt);
+        }
+        for &r in &touched[..nt] {
+            let r = self.find(r);
+            let n = &self.nodes[r as usize];
+            if !n.complete
+                && n.open == 0
+                && matches!(n.kind, SegmentKind::Road | SegmentKind::City)
+                && !completed[start_len..].contains(&SegmentId(r))
+            {
+                self.nodes[r as usize].complete = true;
+                completed.push(SegmentId(r));
+            }
+        }
+        // Monasteries in the 3x3 block around the new tile (SPEC BASE-08, HALF-12).
+        let mut i = 0;
+        while i < self.open_monasteries.len() {
+            let m = self.open_monasteries[i];
+            let ms = self.tiles[self.nodes[m as usize].tile as usize].space;
+            if (ms.x - s.x).abs() <= 1 && (ms.y - s.y).abs() <= 1 && self.filled_neighbours(ms) == 8 {
+                self.open_monasteries.swap_remove(i);
+                self.nodes[m as usize].complete = true;
+                completed.push(SegmentId(m));
+            } else {
+                i += 1;
+            }
+        }
+        let mons = completed[start_len..].iter().position(|c| self.nodes[c.0 as usize].kind == SegmentKind::Monastery);
+        if let Some(from) = mons {
+            let tiles = &self.tiles;
+            let nodes = &self.nodes;
+            completed[start_len + from..].sort_by_key(|c| {
+                let n = nodes[c.0 as usize];
+                (tiles[n.tile as usize].space, n.tile)
+            });
+        }
+    }
+
+    /// Join the three positions of an edge with the three positions of the edge it faces: halves for fields,
+    /// centres for roads and cities (a city side is one join). The facing feature's open end there is closed.
+    fn join_edge(
+        &mut self,
+        first: u16,
+        mine: impl Fn(usize) -> u8,
+        their_first: u16,
+        theirs: impl Fn(usize) -> u8,
+        touch: &mut impl FnMut(u16, &mut usize),
+        nt: &mut usize,
+    ) {
+        for k in 0..3 {
+            let (a, b) = (mine(k), theirs(k));
+            if a == NO_SEGMENT || b == NO_SEGMENT {
+                continue;
+            }
+            let (a, b) = (first + a as u16, their_first + b as u16);
+            let kind = self.nodes[a as usize].kind;
+            let is_field = kind == SegmentKind::Field;
+            if is_field == (k == 1) {
+                continue;
+            }
+            if k == 1 {
+                let rb = self.find(b);
+                self.nodes[rb as usize].open -= 1;
+            }
+            let r = self.union(a, b);
+            touch(r, nt);
+        }
+    }
+
+    fn remove_frontier(&mut self, i: usize) {
+        self.frontier.swap_remove(i);
+        if i < self.frontier.len() {
+            let moved = self.frontier[i].space;
+            self.grid.get_mut(moved).frontier = i as u16 + 1;
+        }
+    }
+
+    /// Number of the 8 spaces around `s` that hold at least one tile.
+    pub fn filled_neighbours(&self, s: Space) -> u32 {
+        s.neighbourhood().iter().filter(|&&q| self.grid.get(q).is_filled()).count() as u32
+    }
+
+    /// The root of a segment's feature.
+    #[inline]
+    pub(crate) fn find(&mut self, mut a: u16) -> u16 {
+        while self.nodes[a as usize].parent != a {
+            let p = self.nodes[a as usize].parent;
+            let gp = self.nodes[p as usize].parent;
+            self.nodes[a as usize].parent = gp;
+            a = gp;
+        }
+        a
+    }
+
+    /// The root of a segment's feature, without path compression.
+    #[inline]
+    pub fn root(&self, s: SegmentId) -> SegmentId {
+        let mut a = s.0;
+        while self.nodes[a as usize].parent != a {
+            a = self.nodes[a as usize].parent;
+        }
+        SegmentId(a)
+    }
+
+    fn union(&mut self, a: u16, b: u16) -> u16 {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return ra;
+        }
+        // Join the smaller-numbered root under the larger-numbered one? Keep the older (smaller) root: stable ids.
+        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        let g = self.nodes[gone as usize];
+        let kn = &mut self.nodes[keep as usize];
+        kn.open += g.open;
+        kn.pennants = kn.pennants.saturating_add(g.pennants);
+        kn.meeples += g.meeples;
+        kn.complete |= g.complete;
+        // Splice the circular member lists.
+        let kn_next = kn.next;
+        kn.next = g.next;
+        self.nodes[gone as usize].next = kn_next;
+        self.nodes[gone as usize].parent = keep;
+        keep
+    }
+
+    /// The kind of a segment.
+    pub fn kind(&self, s: SegmentId) -> SegmentKind {
+        self.nodes[s.0 as usize].kind
+    }
+
+    /// The tile number and local segment index of a segment.
+    pub fn segment_tile(&self, s: SegmentId) -> (usize, u8) {
+        let n = &self.nodes[s.0 as usize];
+        (n.tile as usize, n.local)
+    }
+
+    /// The segment `local` of tile number `tile`.
+    pub fn segment_of(&self, tile: usize, local: u8) -> SegmentId {
+        SegmentId(self.tiles[tile].first_segment + local as u16)
+    }
+
+    /// Number of segments on the board.
+    pub fn segment_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The members of a feature (any of its segments may be given).
+    pub fn members(&self, s: SegmentId) -> impl Iterator<Item = SegmentId> + '_ {
+        let start = self.root(s).0;
+        let mut cur = Some(start);
+        std::iter::from_fn(move || {
+            let c = cur?;
+            let n = self.nodes[c as usize].next;
+            cur = (n != start).then_some(n);
+            Some(SegmentId(c))
+        })
+    }
+
+    /// Whether the feature is complete.
+    pub fn is_complete(&self, s: SegmentId) -> bool {
+        self.nodes[self.root(s).0 as usize].complete
+    }
+
+    /// Meeples on the feature.
+    #[inline]
+    pub fn meeples_on(&self, s: SegmentId) -> u8 {
+        self.nodes[self.root(s).0 as usize].meeples
+    }
+
+    /// Record a meeple arriving on (`+1`) or leaving (`-1`) a feature.
+    pub(crate) fn add_meeples(&mut self, s: SegmentId, delta: i8) {
+        let r = self.find(s.0) as usize;
+        self.nodes[r].meeples = self.nodes[r].meeples.wrapping_add_signed(delta);
+    }
+
+    /// Distinct tiles and distinct spaces covered by a feature.
+    pub fn tiles_and_spaces(&self, s: SegmentId) -> (u16, u16) {
+        let mut tiles = [0u64; 4];
+        let mut spaces: Vec<Space> = Vec::new();
+        let (mut nt, mut ns) = (0u16, 0u16);
+        for m in self.members(s) {
+            let t = self.nodes[m.0 as usize].tile as usize;
+            if tiles[t / 64] & (1 << (t % 64)) == 0 {
+                tiles[t / 64] |= 1 << (t % 64);
+                nt += 1;
+                let sp = self.tiles[t].space;
+                if !spaces.contains(&sp) {
+                    spaces.push(sp);
+                    ns += 1;
+                }
+            }
+        }
+        (nt, ns)
+    }
+
+    /// A summary of the feature containing `s`.
+    pub fn feature(&self, s: SegmentId) -> FeatureInfo {
+        let r = self.root(s);
+        let n = self.nodes[r.0 as usize];
+        let (tiles, spaces) = self.tiles_and_spaces(r);
+        FeatureInfo {
+            root: r,
+            kind: n.kind,
+            complete: n.complete,
+            open: n.open,
+            tiles,
+            spaces,
+            pennants: n.pennants,
+            meeples: n.meeples,
+        }
+    }
+
+    /// The roots of the completed cities a field borders, each once (SPEC BASE-16).
+    pub fn completed_cities_of_field(&self, cat: &Catalogue, field: SegmentId, out: &mut Vec<SegmentId>) {
+        out.clear();
+        for m in self.members(field) {
+            let n = self.nodes[m.0 as usize];
+            let pt = &self.tiles[n.tile as usize];
+            for &c in &cat.def(pt.kind).segments[n.local as usize].cities {
+                let r = self.root(SegmentId(pt.first_segment + c as u16));
+                if self.nodes[r.0 as usize].complete && !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+        }
+    }
+
+    /// The roots of every feature, each once, in segment order.
+    pub fn roots(&self) -> impl Iterator<Item = SegmentId> + '_ {
+        (0..self.nodes.len() as u16).filter(|&i| self.nodes[i as usize].parent == i).map(SegmentId)
+    }
+
+    /// Rough heap bytes held (for the state-size report).
+    pub fn heap_bytes(&self) -> usize {
+        self.grid.heap_bytes()
+            + self.tiles.capacity() * std::mem::size_of::<PlacedTile>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.frontier.capacity() * std::mem::size_of::<FrontierSpace>()
+            + self.open_monasteries.capacity() * 2
+    }
+}
+
+fn sides_of(c: Corner) -> &'static [Side] {
+    match c {
+        Corner::NE => &[Side::N, Side::E],
+        Corner::SE => &[Side::E, Side::S],
+        Corner::SW => &[Side::S, Side::W],
+        Corner::NW => &[Side::W, Side::N],
+    }
+}
+
+#[cfg(test)]
+mod tests;
