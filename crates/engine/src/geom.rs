@@ -163,7 +163,9 @@ impl FromStr for Rotation {
             "90" => Ok(Rotation::R90),
             "180" => Ok(Rotation::R180),
             "270" => Ok(Rotation::R270),
-            _ => Err(format!("`{s}` is not a rotation; use r0, r90, r180 or r270 (clockwise)")),
+            _ => Err(format!(
+                "`{s}` is not a rotation; use r0, r90, r180 or r270 (clockwise)"
+            )),
         }
     }
 }
@@ -194,7 +196,10 @@ impl Corner {
 
     /// The two legs: the sides of the space the triangle's short sides lie on, clockwise.
     pub const fn legs(self) -> [Side; 2] {
-        [Side::from_index(self as usize), Side::from_index(self as usize + 1)]
+        [
+            Side::from_index(self as usize),
+            Side::from_index(self as usize + 1),
+        ]
     }
 
     /// The triangle that completes the space with this one.
@@ -294,7 +299,10 @@ impl Pos {
 
     /// Parse a notation name (case-sensitive, as in [`Pos::name`]).
     pub fn from_name(s: &str) -> Option<Pos> {
-        Pos::NAMES.iter().position(|n| *n == s).map(|i| Pos(i as u8))
+        Pos::NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|i| Pos(i as u8))
     }
 
     /// Bit for this position in a 16-bit position set.
@@ -395,7 +403,10 @@ mod tests {
         let nw = Pos::from_name("Nw").unwrap();
         assert_eq!(nw.rotate(Rotation::R90).name(), "En");
         assert_eq!(nw.rotate(Rotation::R270).name(), "Ws");
-        assert_eq!(Pos::from_name("La").unwrap().rotate(Rotation::R90).name(), "La");
+        assert_eq!(
+            Pos::from_name("La").unwrap().rotate(Rotation::R90).name(),
+            "La"
+        );
         assert_eq!(Pos::on_side(Side::S, 1).name(), "S");
     }
 

@@ -15,7 +15,10 @@ pub(crate) struct Cell {
 }
 
 impl Cell {
-    const BLANK: Cell = Cell { by_side: [EMPTY; 4], frontier: 0 };
+    const BLANK: Cell = Cell {
+        by_side: [EMPTY; 4],
+        frontier: 0,
+    };
 
     /// Holds at least one tile.
     #[inline]
@@ -45,7 +48,13 @@ const MARGIN: i16 = 4;
 impl Grid {
     pub(super) fn new() -> Grid {
         let w = 2 * MARGIN + 1;
-        Grid { x0: -MARGIN, y0: -MARGIN, w, h: w, cells: vec![Cell::BLANK; (w * w) as usize] }
+        Grid {
+            x0: -MARGIN,
+            y0: -MARGIN,
+            w,
+            h: w,
+            cells: vec![Cell::BLANK; (w * w) as usize],
+        }
     }
 
     #[inline]
@@ -97,7 +106,13 @@ impl Grid {
                 cells[ny as usize * w as usize + nx as usize] = old;
             }
         }
-        *self = Grid { x0, y0, w, h, cells };
+        *self = Grid {
+            x0,
+            y0,
+            w,
+            h,
+            cells,
+        };
     }
 
     /// Bytes held by the cells.

@@ -234,7 +234,13 @@ impl Board {
     ///
     /// # Errors
     /// The first reason found.
-    pub fn check(&self, cat: &Catalogue, k: TileKind, s: Space, p: Placement) -> Result<(), PlaceError> {
+    pub fn check(
+        &self,
+        cat: &Catalogue,
+        k: TileKind,
+        s: Space,
+        p: Placement,
+    ) -> Result<(), PlaceError> {
         if self.tiles.len() >= EMPTY as usize {
             return Err(PlaceError::Full);
         }
@@ -273,7 +279,11 @@ impl Board {
                 }
             }
         }
-        if touching { Ok(()) } else { Err(PlaceError::NotAdjacent) }
+        if touching {
+            Ok(())
+        } else {
+            Err(PlaceError::NotAdjacent)
+        }
     }
 
     fn check_triangle(
@@ -301,7 +311,11 @@ impl Board {
                 return Err(PlaceError::LongSideMismatch);
             }
         }
-        if touching { Ok(()) } else { Err(PlaceError::NotAdjacent) }
+        if touching {
+            Ok(())
+        } else {
+            Err(PlaceError::NotAdjacent)
+        }
     }
 
     /// Put the first tile on the board without any adjacency check (the start tile, SPEC BASE-02).
@@ -358,7 +372,12 @@ impl Board {
         let o = cat.oriented(k, rot);
         let t = self.tiles.len();
         let first = self.nodes.len() as u16;
-        self.tiles.push(PlacedTile { kind: k, space: s, placement: p, first_segment: first });
+        self.tiles.push(PlacedTile {
+            kind: k,
+            space: s,
+            placement: p,
+            first_segment: first,
+        });
         for (i, seg) in def.segments.iter().enumerate() {
             let id = first + i as u16;
             self.nodes.push(Node {
@@ -398,7 +417,12 @@ impl Board {
             if other == EMPTY {
                 if !abbey {
                     let c = mine(1);
-                    if c != NO_SEGMENT && matches!(def.segments[c as usize].kind, SegmentKind::Road | SegmentKind::City) {
+                    if c != NO_SEGMENT
+                        && matches!(
+                            def.segments[c as usize].kind,
+                            SegmentKind::Road | SegmentKind::City
+                        )
+                    {
                         let r = self.find(first + c as u16);
                         self.nodes[r as usize].open += 1;
                     }
@@ -411,7 +435,11 @@ impl Board {
             let theirs = |k: usize| oo.pos_segment[Pos::on_side(side.opposite(), 2 - k).0 as usize];
             if abbey || odef.shape == Shape::Abbey {
                 // SPEC ABBEY-03: the abbey closes what faces it; nothing joins across.
-                let (seg, base) = if abbey { (theirs(1), pt.first_segment) } else { (mine(1), first) };
+                let (seg, base) = if abbey {
+                    (theirs(1), pt.first_segment)
+                } else {
+                    (mine(1), first)
+                };
                 if seg != NO_SEGMENT {
                     let kind = self.nodes[(base + seg as u16) as usize].kind;
                     if abbey && matches!(kind, SegmentKind::Road | SegmentKind::City) {
@@ -429,7 +457,11 @@ impl Board {
             let mine = |k: usize| o.pos_segment[Pos::on_long(k).0 as usize];
             if other == EMPTY {
                 let cseg = mine(1);
-                if cseg != NO_SEGMENT && matches!(def.segments[cseg as usize].kind, SegmentKind::Road | SegmentKind::City)
+                if cseg != NO_SEGMENT
+                    && matches!(
+                        def.segments[cseg as usize].kind,
+                        SegmentKind::Road | SegmentKind::City
+                    )
                 {
                     let r = self.find(first + cseg as u16);
                     self.nodes[r as usize].open += 1;
@@ -462,7 +494,11 @@ impl Board {
             let back = side.opposite().index() as u32 * 8;
             let slot = self.grid.get(q).frontier;
             let fs = if slot == 0 {
-                self.frontier.push(FrontierSpace { space: q, want: 0, mask: 0 });
+                self.frontier.push(FrontierSpace {
+                    space: q,
+                    want: 0,
+                    mask: 0,
+                });
                 self.grid.get_mut(q).frontier = self.frontier.len() as u16;
                 self.frontier.last_mut().expect("just pushed")
             } else {
@@ -494,7 +530,8 @@ impl Board {
         while i < self.open_monasteries.len() {
             let m = self.open_monasteries[i];
             let ms = self.tiles[self.nodes[m as usize].tile as usize].space;
-            if (ms.x - s.x).abs() <= 1 && (ms.y - s.y).abs() <= 1 && self.filled_neighbours(ms) == 8 {
+            if (ms.x - s.x).abs() <= 1 && (ms.y - s.y).abs() <= 1 && self.filled_neighbours(ms) == 8
+            {
                 self.open_monasteries.swap_remove(i);
                 self.nodes[m as usize].complete = true;
                 completed.push(SegmentId(m));
@@ -502,7 +539,9 @@ impl Board {
                 i += 1;
             }
         }
-        let mons = completed[start_len..].iter().position(|c| self.nodes[c.0 as usize].kind == SegmentKind::Monastery);
+        let mons = completed[start_len..]
+            .iter()
+            .position(|c| self.nodes[c.0 as usize].kind == SegmentKind::Monastery);
         if let Some(from) = mons {
             let tiles = &self.tiles;
             let nodes = &self.nodes;
@@ -554,7 +593,10 @@ impl Board {
 
     /// Number of the 8 spaces around `s` that hold at least one tile.
     pub fn filled_neighbours(&self, s: Space) -> u32 {
-        s.neighbourhood().iter().filter(|&&q| self.grid.get(q).is_filled()).count() as u32
+        s.neighbourhood()
+            .iter()
+            .filter(|&&q| self.grid.get(q).is_filled())
+            .count() as u32
     }
 
     /// The root of a segment's feature.
@@ -688,7 +730,12 @@ impl Board {
     }
 
     /// The roots of the completed cities a field borders, each once (SPEC BASE-16).
-    pub fn completed_cities_of_field(&self, cat: &Catalogue, field: SegmentId, out: &mut Vec<SegmentId>) {
+    pub fn completed_cities_of_field(
+        &self,
+        cat: &Catalogue,
+        field: SegmentId,
+        out: &mut Vec<SegmentId>,
+    ) {
         out.clear();
         for m in self.members(field) {
             let n = self.nodes[m.0 as usize];
@@ -704,7 +751,9 @@ impl Board {
 
     /// The roots of every feature, each once, in segment order.
     pub fn roots(&self) -> impl Iterator<Item = SegmentId> + '_ {
-        (0..self.nodes.len() as u16).filter(|&i| self.nodes[i as usize].parent == i).map(SegmentId)
+        (0..self.nodes.len() as u16)
+            .filter(|&i| self.nodes[i as usize].parent == i)
+            .map(SegmentId)
     }
 
     /// Rough heap bytes held (for the state-size report).

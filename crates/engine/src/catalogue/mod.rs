@@ -44,9 +44,15 @@ impl SegmentKind {
 
     /// Inverse of [`SegmentKind::name`].
     pub fn from_name(s: &str) -> Option<SegmentKind> {
-        [Self::Road, Self::City, Self::Field, Self::Monastery, Self::Crop]
-            .into_iter()
-            .find(|k| k.name() == s)
+        [
+            Self::Road,
+            Self::City,
+            Self::Field,
+            Self::Monastery,
+            Self::Crop,
+        ]
+        .into_iter()
+        .find(|k| k.name() == s)
     }
 }
 
@@ -200,7 +206,9 @@ impl TileDef {
 
     /// Whether the tile has a monastery (or is an abbey).
     pub fn has_monastery(&self) -> bool {
-        self.segments.iter().any(|s| s.kind == SegmentKind::Monastery)
+        self.segments
+            .iter()
+            .any(|s| s.kind == SegmentKind::Monastery)
     }
 
     /// The edge letters N E S W (`C`, `R`, `F`, `*`), for display.
@@ -279,7 +287,13 @@ impl TileSet {
             origin: origin.to_string(),
             message: e.to_string(),
         })?;
-        TileSet::from_entries(&file.set, &file.name, file.start.as_deref(), &file.tile, origin)
+        TileSet::from_entries(
+            &file.set,
+            &file.name,
+            file.start.as_deref(),
+            &file.tile,
+            origin,
+        )
     }
 
     /// Validate a list of entries as a set.
@@ -293,7 +307,11 @@ impl TileSet {
         entries: &[TileEntry],
         origin: &str,
     ) -> Result<TileSet, CatalogueError> {
-        if set.is_empty() || !set.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        if set.is_empty()
+            || !set
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
             return Err(CatalogueError::Set {
                 origin: origin.into(),
                 message: format!("set id `{set}` must be non-empty letters, digits, `-` or `_`"),
@@ -319,7 +337,10 @@ impl TileSet {
             None => None,
             Some(s) => {
                 let full = format!("{set}/{s}");
-                if !tiles.iter().any(|t| t.id == full && t.shape == Shape::Square) {
+                if !tiles
+                    .iter()
+                    .any(|t| t.id == full && t.shape == Shape::Square)
+                {
                     return Err(CatalogueError::Set {
                         origin: origin.into(),
                         message: format!("start tile `{s}` is not a square tile of this set"),
@@ -328,7 +349,12 @@ impl TileSet {
                 Some(full)
             }
         };
-        Ok(TileSet { id: set.into(), name: name.into(), start, tiles })
+        Ok(TileSet {
+            id: set.into(),
+            name: name.into(),
+            start,
+            tiles,
+        })
     }
 
     /// Number of tiles (copies) in the set.
@@ -378,7 +404,10 @@ pub fn canonical_set_id(name: &str) -> Option<&'static str> {
 /// [`CatalogueError::UnknownSet`] for an unknown name; a data error would be a bug caught by the tests.
 pub fn builtin_set(name: &str) -> Result<TileSet, CatalogueError> {
     let id = canonical_set_id(name).ok_or_else(|| CatalogueError::UnknownSet(name.to_string()))?;
-    let (_, file, text) = BUILTIN.iter().find(|b| b.0 == id).expect("id comes from the table");
+    let (_, file, text) = BUILTIN
+        .iter()
+        .find(|b| b.0 == id)
+        .expect("id comes from the table");
     TileSet::from_toml(text, file)
 }
 
@@ -424,7 +453,10 @@ impl Catalogue {
         let mut by_id = HashMap::new();
         for set in sets {
             for t in &set.tiles {
-                if by_id.insert(t.id.clone(), TileKind(defs.len() as u16)).is_some() {
+                if by_id
+                    .insert(t.id.clone(), TileKind(defs.len() as u16))
+                    .is_some()
+                {
                     return Err(CatalogueError::Set {
                         origin: set.id.clone(),
                         message: format!("tile id `{}` appears in two sets", t.id),
@@ -438,12 +470,18 @@ impl Catalogue {
             let rots: Vec<Oriented> = Rotation::ALL.iter().map(|&r| orient(d, r)).collect();
             for (i, mut o) in rots.clone().into_iter().enumerate() {
                 o.canonical = Rotation::from_index(
-                    (0..=i).find(|&j| same_layout(d, &rots[j], &rots[i])).unwrap_or(i),
+                    (0..=i)
+                        .find(|&j| same_layout(d, &rots[j], &rots[i]))
+                        .unwrap_or(i),
                 );
                 oriented.push(o);
             }
         }
-        Ok(Catalogue { defs, oriented, by_id })
+        Ok(Catalogue {
+            defs,
+            oriented,
+            by_id,
+        })
     }
 
     /// The definition of a kind.
@@ -586,8 +624,18 @@ fn orient(d: &TileDef, r: Rotation) -> Oriented {
         }
         seg_positions.push(m);
     }
-    let signature = edges.iter().enumerate().fold(0u32, |acc, (i, e)| acc | (e.0 as u32) << (8 * i));
-    Oriented { edges, signature, long_edge: d.long_edge, pos_segment, seg_positions, canonical: r }
+    let signature = edges
+        .iter()
+        .enumerate()
+        .fold(0u32, |acc, (i, e)| acc | (e.0 as u32) << (8 * i));
+    Oriented {
+        edges,
+        signature,
+        long_edge: d.long_edge,
+        pos_segment,
+        seg_positions,
+        canonical: r,
+    }
 }
 
 /// Whether two orientations of one kind are indistinguishable: same edges and the same segments at the same world
@@ -619,7 +667,8 @@ fn same_layout(d: &TileDef, a: &Oriented, b: &Oriented) -> bool {
             && s.pennants == t.pennants
             && s.princess == t.princess
             && cs == ct
-            && s.end.map(|e| matches!(e, RoadEnd::CityGate(_))) == t.end.map(|e| matches!(e, RoadEnd::CityGate(_)))
+            && s.end.map(|e| matches!(e, RoadEnd::CityGate(_)))
+                == t.end.map(|e| matches!(e, RoadEnd::CityGate(_)))
             && s.inside.map(|c| map[c as usize]) == t.inside
     })
 }

@@ -1,0 +1,728 @@
+//! The game: a sequence of decisions.
+//!
+//! At any moment [`Game::decision`] says who decides (a player, or chance for the tile draw) and what kind of decision
+//! it is; [`Game::legal_actions`] lists the answers; [`Game::apply`] takes one, or rejects it with a typed reason and
+//! leaves the game unchanged.
+//!
+//! # How a turn runs (SPEC §T)
+//! A turn is a stack of [`Step`]s. Decision steps wait for an action; automatic steps (scoring, end of turn) run as
+//! soon as they reach the top. Placing a tile pushes the rest of the turn — phase 2, scoring, end of turn — and a
+//! rules module adds its own steps in the same way (a dragon step owned by another player, one wagon decision per
+//! returned wagon, a crop-circle answer per player), so the turn never has to be rewritten to grow.
+
+mod notation;
+mod scoring;
+
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::action::{Action, MeepleKind, Player};
+use crate::board::{Board, PlaceError, Placement, SegmentId};
+use crate::catalogue::{Catalogue, SegmentKind, TileKind};
+use crate::geom::{Rotation, Space};
+use crate::rules::Rules;
+use crate::setup::{GameConfig, Setup, SetupError};
+
+/// Most players at one table (SPEC BASE-01).
+pub const MAX_PLAYERS: usize = 6;
+/// Normal meeples per player (SPEC BASE-01).
+pub const MEEPLES_PER_PLAYER: u8 = 7;
+
+/// Who must decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Actor {
+    /// Chance: the next tile comes off the stack.
+    Chance,
+    /// A player.
+    Player(Player),
+    /// Nobody: the game is over.
+    Nobody,
+}
+
+/// The kind of decision pending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DecisionKind {
+    /// Draw a tile (chance, TURN-02).
+    Draw,
+    /// Place the drawn tile (BASE-04).
+    PlaceTile {
+        /// The drawn tile.
+        tile: TileKind,
+    },
+    /// Phase 2: deploy a meeple on the tile just placed, or pass (BASE-06).
+    Phase2,
+    /// The game is over.
+    GameOver,
+}
+
+/// Who decides what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Decision {
+    /// Who.
+    pub actor: Actor,
+    /// What.
+    pub kind: DecisionKind,
+}
+
+/// One step of the turn (SPEC §T).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Step {
+    /// Chance: draw a tile.
+    Draw,
+    /// The active player places the drawn tile.
+    PlaceTile(TileKind),
+    /// Phase 2 (TURN-03).
+    Phase2,
+    /// Phase 3, automatic (TURN-05).
+    Score,
+    /// End of turn, automatic (TURN-08).
+    EndTurn,
+    /// Nothing more.
+    GameOver,
+}
+
+/// When a scoring happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScoreTime {
+    /// During the game (phase 3).
+    Turn,
+    /// Final scoring (BASE-16).
+    Final,
+}
+
+/// A set of players as a bit mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Players(pub u8);
+
+impl Players {
+    /// Whether `p` is in the set.
+    pub const fn contains(self, p: Player) -> bool {
+        self.0 & (1 << p.0) != 0
+    }
+
+    /// The players, in seat order.
+    pub fn iter(self) -> impl Iterator<Item = Player> {
+        (0..8u8).filter(move |i| self.0 & (1 << i) != 0).map(Player)
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// One feature scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Scoring {
+    /// During the game or at the end.
+    pub when: ScoreTime,
+    /// The kind of feature.
+    pub feature: SegmentKind,
+    /// A segment of the feature (its root when scored), to name where it is.
+    pub at: SegmentId,
+    /// Whether the feature was complete.
+    pub complete: bool,
+    /// Points each winner scored.
+    pub points: u32,
+    /// The players with the most strength there (BASE-10); empty when nobody was there.
+    pub winners: Players,
+    /// Tiles counted (roads, cities).
+    pub tiles: u16,
+    /// Pennants counted (cities).
+    pub pennants: u8,
+    /// Completed cities counted (fields).
+    pub cities: u8,
+    /// Meeples that went back to their owners' supplies.
+    pub returned: u8,
+}
+
+/// Something that happened while an action was applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A drawn tile could not be placed anywhere and left the game (BASE-05).
+    Discarded {
+        /// The active player.
+        player: Player,
+        /// The tile.
+        tile: TileKind,
+    },
+    /// A feature was scored.
+    Scored(Scoring),
+    /// The game ended (END-01); final scoring follows in the same action's events.
+    GameEnded,
+}
+
+/// A meeple on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlacedMeeple {
+    /// Its owner.
+    pub player: Player,
+    /// Its kind.
+    pub kind: MeepleKind,
+    /// The segment it stands on.
+    pub segment: SegmentId,
+}
+
+/// Why an action was refused. The game is unchanged.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum IllegalReason {
+    /// The action answers a different kind of decision.
+    #[error("the game is waiting for {expected}, not this action")]
+    WrongDecision {
+        /// What the game waits for.
+        expected: &'static str,
+    },
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The drawn tile is not in the stack.
+    #[error("that tile is not in the draw stack")]
+    NotInStack,
+    /// The tile named is not the one drawn.
+    #[error("the tile to place is {expected}, not {given}")]
+    WrongTile {
+        /// The drawn tile's id.
+        expected: String,
+        /// The id given.
+        given: String,
+    },
+    /// The placement breaks BASE-04.
+    #[error("illegal placement: {0}")]
+    Placement(#[from] PlaceError),
+    /// No such segment on the placed tile.
+    #[error("the placed tile has no segment {0}")]
+    NoSuchSegment(u8),
+    /// Crop-circle areas never take meeples (CROP-02).
+    #[error("a crop circle cannot be occupied")]
+    CropCircle,
+    /// The feature already has a meeple (BASE-06).
+    #[error("that feature is already occupied")]
+    Occupied,
+    /// No meeple of that kind left in the supply.
+    #[error("no {0} left in the supply")]
+    EmptySupply(&'static str),
+}
+
+/// An action that was refused.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("{reason}")]
+pub struct IllegalAction {
+    /// The action.
+    pub action: Action,
+    /// Why.
+    pub reason: IllegalReason,
+}
+
+/// A game in progress. Cloning is cheap (a few small vectors; the catalogue is shared).
+///
+/// `PartialEq` compares the whole state: board, scores, supplies, stack order, meeples and the pending decision.
+#[derive(Clone, Debug)]
+pub struct Game {
+    config: Arc<GameConfig>,
+    board: Board,
+    scores: [i32; MAX_PLAYERS],
+    supply: [u8; MAX_PLAYERS],
+    /// Remaining draw stack; the next tile is the last element.
+    stack: Vec<TileKind>,
+    meeples: Vec<PlacedMeeple>,
+    active: Player,
+    /// The turn's remaining steps; the current one is the last element.
+    steps: Vec<Step>,
+    /// The tile placed this turn (board tile number).
+    placed: Option<u8>,
+    /// Features completed by this turn's placement, scored in phase 3.
+    completed: Vec<SegmentId>,
+    events: Vec<Event>,
+    discarded: u16,
+    turn: u32,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, o: &Game) -> bool {
+        (Arc::ptr_eq(&self.config, &o.config) || self.config.setup == o.config.setup)
+            && self.board == o.board
+            && self.scores == o.scores
+            && self.supply == o.supply
+            && self.stack == o.stack
+            && self.meeples == o.meeples
+            && self.active == o.active
+            && self.steps == o.steps
+            && self.placed == o.placed
+            && self.completed == o.completed
+            && self.discarded == o.discarded
+            && self.turn == o.turn
+    }
+}
+
+impl Game {
+    /// Start a game from a setup (its seed shuffles the stack).
+    ///
+    /// # Errors
+    /// A [`SetupError`] if the setup is not valid.
+    ///
+    /// # Examples
+    /// ```
+    /// use carcassonne::{Game, Setup};
+    /// let game = Game::new(&Setup::new(2)).unwrap();
+    /// assert_eq!(game.stack_len(), 71);
+    /// ```
+    pub fn new(setup: &Setup) -> Result<Game, SetupError> {
+        let config = setup.prepare()?;
+        Ok(Game::from_config(config, setup.seed))
+    }
+
+    /// Start a game from a prepared configuration with this seed (cheap: for running many games of one setup).
+    pub fn from_config(config: Arc<GameConfig>, seed: u64) -> Game {
+        let n = config.players as usize;
+        let mut board = Board::new();
+        let mut completed = Vec::new();
+        board
+            .place_start(
+                &config.catalogue,
+                config.start,
+                Space::new(0, 0),
+                Placement::Square(Rotation::R0),
+                &mut completed,
+            )
+            .expect("the start tile goes on an empty board");
+        let mut supply = [0; MAX_PLAYERS];
+        supply[..n].fill(MEEPLES_PER_PLAYER);
+        let stack = config.shuffled_stack(seed);
+        let mut g = Game {
+            config,
+            board,
+            scores: [0; MAX_PLAYERS],
+            supply,
+            stack,
+            meeples: Vec::with_capacity(16),
+            active: Player(0),
+            steps: Vec::with_capacity(8),
+            placed: None,
+            completed: Vec::with_capacity(8),
+            events: Vec::with_capacity(8),
+            discarded: 0,
+            turn: 1,
+        };
+        g.steps.push(if g.stack.is_empty() {
+            Step::EndTurn
+        } else {
+            Step::Draw
+        });
+        g.advance();
+        g
+    }
+
+    // ----- reading the state -----
+
+    /// The shared configuration (setup, catalogue, rules).
+    pub fn config(&self) -> &Arc<GameConfig> {
+        &self.config
+    }
+
+    /// The tile kinds in play.
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.config.catalogue
+    }
+
+    /// The rule options.
+    pub fn rules(&self) -> &Rules {
+        &self.config.rules
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Number of players.
+    pub fn players(&self) -> usize {
+        self.config.players as usize
+    }
+
+    /// Scores in seat order.
+    pub fn scores(&self) -> &[i32] {
+        &self.scores[..self.players()]
+    }
+
+    /// Meeples each player has in supply.
+    pub fn supply(&self) -> &[u8] {
+        &self.supply[..self.players()]
+    }
+
+    /// The meeples on the board, in the order they were deployed.
+    pub fn meeples(&self) -> &[PlacedMeeple] {
+        &self.meeples
+    }
+
+    /// The player whose turn it is.
+    pub fn active_player(&self) -> Player {
+        self.active
+    }
+
+    /// Turn number, from 1.
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Tiles left in the draw stack.
+    pub fn stack_len(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Tiles discarded as unplaceable (BASE-05).
+    pub fn discarded(&self) -> usize {
+        self.discarded as usize
+    }
+
+    /// The next tile the stack would give (hidden information: the server must not show it).
+    pub fn next_draw(&self) -> Option<TileKind> {
+        self.stack.last().copied()
+    }
+
+    /// The remaining tiles by kind, with counts: the chance outcomes of a draw, in catalogue order.
+    pub fn chance_outcomes(&self) -> Vec<(TileKind, u32)> {
+        let mut counts = vec![0u32; self.catalogue().len()];
+        for k in &self.stack {
+            counts[k.0 as usize] += 1;
+        }
+        counts
+            .into_iter()
+            .enumerate()
+            .filter(|(_, c)| *c > 0)
+            .map(|(k, c)| (TileKind(k as u16), c))
+            .collect()
+    }
+
+    /// Replace the order of the remaining stack (for determinization: an AI samples an order it cannot see).
+    pub fn shuffle_stack(&mut self, rng: &mut impl rand::Rng) {
+        use rand::seq::SliceRandom;
+        self.stack.shuffle(rng);
+    }
+
+    /// The events of the last action applied.
+    pub fn last_events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The tile placed this turn, if any (its board tile number).
+    pub fn placed_tile(&self) -> Option<usize> {
+        self.placed.map(|t| t as usize)
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.step() == Step::GameOver
+    }
+
+    #[inline]
+    fn step(&self) -> Step {
+        *self.steps.last().expect("the step stack is never empty")
+    }
+
+    /// Who must decide what now.
+    pub fn decision(&self) -> Decision {
+        let p = Actor::Player(self.active);
+        match self.step() {
+            Step::Draw => Decision {
+                actor: Actor::Chance,
+                kind: DecisionKind::Draw,
+            },
+            Step::PlaceTile(tile) => Decision {
+                actor: p,
+                kind: DecisionKind::PlaceTile { tile },
+            },
+            Step::Phase2 => Decision {
+                actor: p,
+                kind: DecisionKind::Phase2,
+            },
+            Step::GameOver | Step::Score | Step::EndTurn => Decision {
+                actor: Actor::Nobody,
+                kind: DecisionKind::GameOver,
+            },
+        }
+    }
+
+    // ----- legal actions -----
+
+    /// The legal actions, in a deterministic order.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        self.legal_actions_into(&mut v);
+        v
+    }
+
+    /// The legal actions, written into `out` (cleared first), so a playout can reuse one buffer.
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.step() {
+            Step::Draw => {
+                out.extend(
+                    self.chance_outcomes()
+                        .into_iter()
+                        .map(|(k, _)| Action::Draw(k)),
+                );
+            }
+            Step::PlaceTile(tile) => {
+                self.board
+                    .for_each_square_placement(self.catalogue(), tile, |space, rotation| {
+                        out.push(Action::Place {
+                            tile,
+                            space,
+                            rotation,
+                        });
+                        false
+                    });
+            }
+            Step::Phase2 => {
+                self.phase2_actions(out);
+                out.push(Action::Pass);
+            }
+            Step::Score | Step::EndTurn | Step::GameOver => {}
+        }
+    }
+
+    /// Phase-2 deployments on the placed tile (BASE-06; crop circles never, CROP-02).
+    fn phase2_actions(&self, out: &mut Vec<Action>) {
+        let Some(t) = self.placed else { return };
+        if self.supply[self.active.index()] == 0 {
+            return;
+        }
+        let pt = self.board.tile(t as usize);
+        let def = self.catalogue().def(pt.kind);
+        for (i, s) in def.segments.iter().enumerate() {
+            if s.kind == SegmentKind::Crop {
+                continue;
+            }
+            if self
+                .board
+                .meeples_on(SegmentId(pt.first_segment + i as u16))
+                == 0
+            {
+                out.push(Action::Deploy {
+                    meeple: MeepleKind::Normal,
+                    segment: i as u8,
+                });
+            }
+        }
+    }
+
+    /// Whether `a` would be accepted now.
+    pub fn is_legal(&self, a: Action) -> bool {
+        self.check(a).is_ok()
+    }
+
+    fn check(&self, a: Action) -> Result<(), IllegalReason> {
+        let wrong = |expected| Err(IllegalReason::WrongDecision { expected });
+        match (self.step(), a) {
+            (Step::Draw, Action::Draw(k)) => {
+                if self.stack.contains(&k) {
+                    Ok(())
+                } else {
+                    Err(IllegalReason::NotInStack)
+                }
+            }
+            (Step::Draw, _) => wrong("a tile draw"),
+            (
+                Step::PlaceTile(t),
+                Action::Place {
+                    tile,
+                    space,
+                    rotation,
+                },
+            ) => {
+                if tile != t {
+                    let c = self.catalogue();
+                    return Err(IllegalReason::WrongTile {
+                        expected: c.def(t).id.clone(),
+                        given: c.def(tile).id.clone(),
+                    });
+                }
+                Ok(self
+                    .board
+                    .check(self.catalogue(), tile, space, Placement::Square(rotation))?)
+            }
+            (Step::PlaceTile(_), _) => wrong("the drawn tile's placement"),
+            (Step::Phase2, Action::Pass) => Ok(()),
+            (Step::Phase2, Action::Deploy { meeple, segment }) => {
+                let t = self.placed.expect("phase 2 follows a placement");
+                let pt = self.board.tile(t as usize);
+                let def = self.catalogue().def(pt.kind);
+                let seg = def
+                    .segments
+                    .get(segment as usize)
+                    .ok_or(IllegalReason::NoSuchSegment(segment))?;
+                if seg.kind == SegmentKind::Crop {
+                    return Err(IllegalReason::CropCircle);
+                }
+                if self.supply[self.active.index()] == 0 {
+                    return Err(IllegalReason::EmptySupply(meeple.name()));
+                }
+                if self
+                    .board
+                    .meeples_on(SegmentId(pt.first_segment + segment as u16))
+                    != 0
+                {
+                    return Err(IllegalReason::Occupied);
+                }
+                Ok(())
+            }
+            (Step::Phase2, _) => wrong("a meeple deployment or a pass"),
+            (Step::GameOver | Step::Score | Step::EndTurn, _) => Err(IllegalReason::GameOver),
+        }
+    }
+
+    // ----- applying actions -----
+
+    /// Apply an action.
+    ///
+    /// # Errors
+    /// [`IllegalAction`] if the action is not legal now; the game is then unchanged.
+    pub fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
+        self.check(a)
+            .map_err(|reason| IllegalAction { action: a, reason })?;
+        self.apply_unchecked(a);
+        Ok(())
+    }
+
+    /// Apply an action, consuming and returning the game; on error the unchanged game comes back in the error.
+    ///
+    /// # Errors
+    /// The reason, with the game.
+    pub fn play(mut self, a: Action) -> Result<Game, Box<(IllegalAction, Game)>> {
+        match self.apply(a) {
+            Ok(()) => Ok(self),
+            Err(e) => Err(Box::new((e, self))),
+        }
+    }
+
+    /// Apply an action known to be legal (from [`Game::legal_actions`]). An illegal action may panic or leave the game
+    /// inconsistent, but never causes undefined behaviour.
+    pub fn apply_unchecked(&mut self, a: Action) {
+        self.events.clear();
+        match a {
+            Action::Draw(k) => self.draw(k),
+            Action::Place {
+                tile,
+                space,
+                rotation,
+            } => {
+                let rotation = self.catalogue().canonical_rotation(tile, rotation);
+                let cfg = Arc::clone(&self.config);
+                self.completed.clear();
+                self.board.place_unchecked(
+                    &cfg.catalogue,
+                    tile,
+                    space,
+                    Placement::Square(rotation),
+                    &mut self.completed,
+                );
+                self.placed = Some((self.board.tiles().len() - 1) as u8);
+                self.steps.pop();
+                // The rest of the turn, last step first (SPEC TURN-03..08).
+                self.steps
+                    .extend([Step::EndTurn, Step::Score, Step::Phase2]);
+            }
+            Action::Deploy { meeple, segment } => {
+                let t = self.placed.expect("phase 2 follows a placement") as usize;
+                let seg = self.board.segment_of(t, segment);
+                self.deploy(self.active, meeple, seg);
+                self.steps.pop();
+            }
+            Action::Pass => {
+                self.steps.pop();
+            }
+        }
+        self.advance();
+    }
+
+    fn draw(&mut self, k: TileKind) {
+        let i = self
+            .stack
+            .iter()
+            .rposition(|&x| x == k)
+            .expect("checked: the tile is in the stack");
+        self.stack.remove(i);
+        if self.board.has_square_placement(self.catalogue(), k) {
+            *self.steps.last_mut().expect("draw step") = Step::PlaceTile(k);
+        } else {
+            // BASE-05: the tile leaves the game; the same player draws again, unless the stack is empty.
+            self.discarded += 1;
+            self.events.push(Event::Discarded {
+                player: self.active,
+                tile: k,
+            });
+            if self.stack.is_empty() {
+                *self.steps.last_mut().expect("draw step") = Step::EndTurn;
+            }
+        }
+    }
+
+    fn deploy(&mut self, player: Player, kind: MeepleKind, seg: SegmentId) {
+        self.supply[player.index()] -= 1;
+        self.board.add_meeples(seg, 1);
+        self.meeples.push(PlacedMeeple {
+            player,
+            kind,
+            segment: seg,
+        });
+    }
+
+    /// Return every meeple on the feature of `root` to its owner. Returns how many.
+    fn return_meeples(&mut self, root: SegmentId) -> u8 {
+        let mut n = 0;
+        let mut i = 0;
+        while i < self.meeples.len() {
+            let m = self.meeples[i];
+            if self.board.root(m.segment) == root {
+                self.supply[m.player.index()] += 1;
+                self.board.add_meeples(m.segment, -1);
+                self.meeples.remove(i);
+                n += 1;
+            } else {
+                i += 1;
+            }
+        }
+        n
+    }
+
+    /// Run automatic steps until a decision is pending.
+    fn advance(&mut self) {
+        loop {
+            match self.step() {
+                Step::Score => {
+                    self.steps.pop();
+                    self.score_completed();
+                }
+                Step::EndTurn => {
+                    self.steps.pop();
+                    self.placed = None;
+                    self.completed.clear();
+                    if self.stack.is_empty() {
+                        // END-01, then END-03: final scoring.
+                        self.events.push(Event::GameEnded);
+                        self.final_scoring();
+                        self.steps.clear();
+                        self.steps.push(Step::GameOver);
+                    } else {
+                        self.active = Player(((self.active.0 as usize + 1) % self.players()) as u8);
+                        self.turn += 1;
+                        self.steps.push(Step::Draw);
+                    }
+                }
+                Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::GameOver => return,
+            }
+        }
+    }
+
+    /// A rough size of the state in bytes: the struct plus what its vectors hold.
+    pub fn state_bytes(&self) -> usize {
+        std::mem::size_of::<Game>()
+            + self.board.heap_bytes()
+            + self.stack.capacity() * std::mem::size_of::<TileKind>()
+            + self.meeples.capacity() * std::mem::size_of::<PlacedMeeple>()
+            + self.steps.capacity() * std::mem::size_of::<Step>()
+            + self.completed.capacity() * std::mem::size_of::<SegmentId>()
+            + self.events.capacity() * std::mem::size_of::<Event>()
+    }
+}

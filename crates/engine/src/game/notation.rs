@@ -1,0 +1,78 @@
+//! Reading and writing actions in record notation (see [`crate::action`]). Both need the game: tile ids come from
+//! its catalogue and segment names from the tile placed this turn.
+
+use super::{Game, Step};
+use crate::action::{Action, MeepleKind, ParseActionError};
+use crate::geom::{Rotation, Space};
+
+impl Game {
+    /// Write an action in record notation.
+    pub fn action_text(&self, a: Action) -> String {
+        let c = self.catalogue();
+        match a {
+            Action::Draw(k) => format!("draw {}", c.def(k).id),
+            Action::Place {
+                tile,
+                space,
+                rotation,
+            } => format!("place {} {} {}", c.def(tile).id, space, rotation),
+            Action::Deploy { meeple, segment } => {
+                let name = match self.placed {
+                    Some(t) => {
+                        let pt = self.board.tile(t as usize);
+                        c.segment_name(pt.kind, pt.placement.rotation(), segment)
+                    }
+                    None => format!("#{segment}"),
+                };
+                format!("{} {}", meeple.name(), name)
+            }
+            Action::Pass => "pass".to_string(),
+        }
+    }
+
+    /// Read an action in record notation.
+    ///
+    /// # Errors
+    /// A [`ParseActionError`] saying what could not be read. Reading does not check legality beyond naming: use
+    /// [`Game::apply`] for that.
+    pub fn parse_action(&self, text: &str) -> Result<Action, ParseActionError> {
+        let err = |reason: String| ParseActionError {
+            text: text.to_string(),
+            reason,
+        };
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let tile = |id: &str| {
+            self.catalogue()
+                .by_id(id)
+                .ok_or_else(|| err(format!("no tile `{id}` in this game's tile sets")))
+        };
+        match words.as_slice() {
+            ["draw", id] => Ok(Action::Draw(tile(id)?)),
+            ["place", id, space, rot] => Ok(Action::Place {
+                tile: tile(id)?,
+                space: space.parse::<Space>().map_err(err)?,
+                rotation: rot.parse::<Rotation>().map_err(err)?,
+            }),
+            ["pass"] => Ok(Action::Pass),
+            [kind, seg] if MeepleKind::ALL.iter().any(|m| m.name() == *kind) => {
+                let meeple = MeepleKind::ALL
+                    .into_iter()
+                    .find(|m| m.name() == *kind)
+                    .expect("checked");
+                let t = match (self.placed, self.steps.last()) {
+                    (Some(t), Some(Step::Phase2)) => t,
+                    _ => return Err(err("there is no tile placed this turn to deploy on".into())),
+                };
+                let pt = self.board.tile(t as usize);
+                let segment = self
+                    .catalogue()
+                    .find_segment(pt.kind, pt.placement.rotation(), seg)
+                    .ok_or_else(|| err(format!("the placed tile has no segment `{seg}`")))?;
+                Ok(Action::Deploy { meeple, segment })
+            }
+            _ => Err(err(
+                "expected `draw TILE`, `place TILE X,Y rN`, `meeple SEGMENT` or `pass`".into(),
+            )),
+        }
+    }
+}

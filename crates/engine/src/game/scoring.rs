@@ -1,0 +1,139 @@
+//! Base scoring: majorities (BASE-10), values during the game (BASE-11, VAR-01), returning meeples (BASE-12),
+//! unoccupied completions (BASE-13) and final scoring (BASE-16).
+
+use super::{Event, Game, MAX_PLAYERS, Players, ScoreTime, Scoring};
+use crate::board::SegmentId;
+use crate::catalogue::SegmentKind;
+use crate::rules::TinyCityPoints;
+
+impl Game {
+    /// The players with the highest strength on a feature (at least 1), BASE-10.
+    fn majority(&self, root: SegmentId) -> Players {
+        let mut strength = [0u32; MAX_PLAYERS];
+        for m in &self.meeples {
+            if self.board.root(m.segment) == root {
+                strength[m.player.index()] += m.kind.strength();
+            }
+        }
+        let best = *strength.iter().max().expect("non-empty");
+        if best == 0 {
+            return Players(0);
+        }
+        Players(
+            strength
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| **s == best)
+                .fold(0, |acc, (i, _)| acc | 1 << i),
+        )
+    }
+
+    fn award(&mut self, winners: Players, points: u32) {
+        for p in winners.iter() {
+            self.scores[p.index()] += points as i32;
+        }
+    }
+
+    /// Phase 3: score every feature this turn's placement completed (BASE-10..14), in the order the board reported
+    /// them (roads and cities as the tile met them, then monasteries by space).
+    pub(super) fn score_completed(&mut self) {
+        let completed = std::mem::take(&mut self.completed);
+        for &c in &completed {
+            let root = self.board.root(c);
+            let info = self.board.feature(root);
+            let (tiles, pennants) = (info.tiles, info.pennants);
+            let points = match info.kind {
+                SegmentKind::Road => tiles as u32,
+                SegmentKind::City => {
+                    if tiles == 2 && self.config.rules.tiny_city_points == TinyCityPoints::Two {
+                        tiles as u32 + pennants as u32
+                    } else {
+                        2 * (tiles as u32 + pennants as u32)
+                    }
+                }
+                SegmentKind::Monastery => 9,
+                SegmentKind::Field | SegmentKind::Crop => continue,
+            };
+            if info.meeples == 0 {
+                // BASE-13: scores nothing, stays complete.
+                continue;
+            }
+            let winners = self.majority(root);
+            self.award(winners, points);
+            let returned = self.return_meeples(root);
+            self.events.push(Event::Scored(Scoring {
+                when: ScoreTime::Turn,
+                feature: info.kind,
+                at: root,
+                complete: true,
+                points,
+                winners,
+                tiles,
+                pennants,
+                cities: 0,
+                returned,
+            }));
+        }
+        self.completed = completed;
+    }
+
+    /// Final scoring (BASE-16): incomplete roads, cities and monasteries, then fields. Meeples stay where they are.
+    pub(super) fn final_scoring(&mut self) {
+        let mut roots: Vec<SegmentId> = Vec::new();
+        for m in &self.meeples {
+            let r = self.board.root(m.segment);
+            if !roots.contains(&r) {
+                roots.push(r);
+            }
+        }
+        roots.sort_unstable();
+        let order = [
+            SegmentKind::Road,
+            SegmentKind::City,
+            SegmentKind::Monastery,
+            SegmentKind::Field,
+        ];
+        let mut cities = Vec::new();
+        for kind in order {
+            for &root in &roots {
+                if self.board.kind(root) != kind {
+                    continue;
+                }
+                let info = self.board.feature(root);
+                let mut n_cities = 0;
+                let points = match kind {
+                    SegmentKind::Road => info.tiles as u32,
+                    SegmentKind::City => info.tiles as u32 + info.pennants as u32,
+                    SegmentKind::Monastery => {
+                        let (t, _) = self.board.segment_tile(root);
+                        1 + self.board.filled_neighbours(self.board.tile(t).space)
+                    }
+                    SegmentKind::Field => {
+                        self.board.completed_cities_of_field(
+                            &self.config.catalogue,
+                            root,
+                            &mut cities,
+                        );
+                        n_cities = cities.len() as u8;
+                        3 * cities.len() as u32
+                    }
+                    SegmentKind::Crop => continue,
+                };
+                let winners = self.majority(root);
+                self.award(winners, points);
+                self.events.push(Event::Scored(Scoring {
+                    when: ScoreTime::Final,
+                    feature: kind,
+                    at: root,
+                    complete: info.complete,
+                    points,
+                    winners,
+                    tiles: info.tiles,
+                    pennants: info.pennants,
+                    cities: n_cities,
+                    returned: 0,
+                }));
+            }
+        }
+    }
+}

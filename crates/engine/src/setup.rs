@@ -1,0 +1,257 @@
+//! Game setup: players, tile sets, rule options, a seed or a forced draw order, custom tiles. A [`Setup`] is plain
+//! data (it is what a record stores); [`Setup::prepare`] validates it into a shared [`GameConfig`] from which games
+//! start.
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::catalogue::{
+    Catalogue, CatalogueError, Shape, TileEntry, TileKind, TileSet, builtin_set,
+};
+use crate::rules::Rules;
+
+/// The modules this build implements. Asking for another is a setup error, never a silent no-op.
+const IMPLEMENTED_MODULES: &[&str] = &[];
+
+/// Everything needed to start a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// Number of players, 2 to 6 (SPEC BASE-01), seated in turn order.
+    pub players: u8,
+    /// Tile sets in play (`base`, `am`, …). Default: `["base"]`.
+    #[serde(default = "default_sets")]
+    pub sets: Vec<String>,
+    /// Rule options by key; missing keys keep their defaults.
+    #[serde(default, skip_serializing_if = "is_default_rules")]
+    pub rules: Rules,
+    /// Seed of the shuffle of the draw stack.
+    #[serde(default)]
+    pub seed: u64,
+    /// A forced draw stack, first drawn first (tile ids such as `base/U`). When given, the stack is exactly this list
+    /// and the sets only supply the tile kinds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_order: Option<Vec<String>>,
+    /// Extra tile kinds for this game, in the tile-file format (set id `custom`: `custom/<id>`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub custom_tiles: Vec<TileEntry>,
+    /// The start tile (default: the first set's start tile, `base/D`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_tile: Option<String>,
+}
+
+fn default_sets() -> Vec<String> {
+    vec!["base".into()]
+}
+
+fn is_default_rules(r: &Rules) -> bool {
+    *r == Rules::default()
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup::new(2)
+    }
+}
+
+/// Why a setup cannot start a game.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    /// Fewer than 2 or more than 6 players.
+    #[error("{0} players: a game has 2 to 6 players")]
+    Players(u8),
+    /// A tile set could not be loaded.
+    #[error(transparent)]
+    Catalogue(#[from] CatalogueError),
+    /// A set was named twice.
+    #[error("tile set `{0}` is listed twice")]
+    DuplicateSet(String),
+    /// A module this build does not implement was switched on.
+    #[error("module `{0}` is not implemented yet; switch it off (modules.{0}=false)")]
+    ModuleNotImplemented(String),
+    /// A set whose rules this build does not implement.
+    #[error("tile set `{set}` needs the {rules} rules, which are not implemented yet")]
+    SetNotPlayable {
+        /// The set.
+        set: String,
+        /// What is missing.
+        rules: &'static str,
+    },
+    /// A tile id that no set in play defines.
+    #[error("{what}: no tile `{id}` in the sets in play")]
+    UnknownTile {
+        /// Where it was named.
+        what: &'static str,
+        /// The id.
+        id: String,
+    },
+    /// No start tile could be found.
+    #[error("no start tile: name one with `start_tile`, or include the base set")]
+    NoStartTile,
+    /// The start tile or a drawn tile is not a square land tile.
+    #[error("{what}: `{id}` is not a square land tile")]
+    NotLandTile {
+        /// Where it was named.
+        what: &'static str,
+        /// The id.
+        id: String,
+    },
+}
+
+/// A validated setup, shared by every game started from it.
+#[derive(Debug)]
+pub struct GameConfig {
+    /// The setup it came from.
+    pub setup: Setup,
+    /// The tile kinds in play.
+    pub catalogue: Catalogue,
+    /// Rule options.
+    pub rules: Rules,
+    /// Number of players.
+    pub players: u8,
+    /// The start tile.
+    pub start: TileKind,
+    /// The tiles of the draw stack before shuffling (or the forced order, first drawn first).
+    pub stack: Vec<TileKind>,
+    /// Whether `stack` is a forced order.
+    pub forced: bool,
+}
+
+impl Setup {
+    /// A base-game setup for `players` players with seed 0.
+    pub fn new(players: u8) -> Setup {
+        Setup {
+            players,
+            sets: default_sets(),
+            rules: Rules::default(),
+            seed: 0,
+            draw_order: None,
+            custom_tiles: vec![],
+            start_tile: None,
+        }
+    }
+
+    /// Validate and load the tile sets.
+    ///
+    /// # Errors
+    /// A [`SetupError`] saying what is wrong.
+    pub fn prepare(&self) -> Result<Arc<GameConfig>, SetupError> {
+        if !(2..=6).contains(&self.players) {
+            return Err(SetupError::Players(self.players));
+        }
+        for m in self.rules.modules.enabled() {
+            if !IMPLEMENTED_MODULES.contains(&m) {
+                return Err(SetupError::ModuleNotImplemented(m.into()));
+            }
+        }
+        let mut sets: Vec<TileSet> = Vec::new();
+        for name in &self.sets {
+            let set = builtin_set(name)?;
+            if sets.iter().any(|s| s.id == set.id) {
+                return Err(SetupError::DuplicateSet(set.id));
+            }
+            match set.id.as_str() {
+                "pd" => {
+                    return Err(SetupError::SetNotPlayable {
+                        set: set.id,
+                        rules: "Princess & Dragon",
+                    });
+                }
+                "cc" => {
+                    return Err(SetupError::SetNotPlayable {
+                        set: set.id,
+                        rules: "Crop Circles",
+                    });
+                }
+                _ => {}
+            }
+            sets.push(set);
+        }
+        if !self.custom_tiles.is_empty() {
+            sets.push(TileSet::from_entries(
+                "custom",
+                "Custom tiles",
+                None,
+                &self.custom_tiles,
+                "custom_tiles",
+            )?);
+        }
+        let catalogue = Catalogue::new(&sets)?;
+        let lookup = |what: &'static str, id: &str| -> Result<TileKind, SetupError> {
+            let k = catalogue.by_id(id).ok_or_else(|| SetupError::UnknownTile {
+                what,
+                id: id.into(),
+            })?;
+            if catalogue.def(k).shape != Shape::Square {
+                return Err(SetupError::NotLandTile {
+                    what,
+                    id: id.into(),
+                });
+            }
+            Ok(k)
+        };
+        let start_id = match &self.start_tile {
+            Some(s) => s.clone(),
+            None => sets
+                .iter()
+                .find_map(|s| s.start.clone())
+                .ok_or(SetupError::NoStartTile)?,
+        };
+        let start = lookup("start_tile", &start_id)?;
+        let (stack, forced) = match &self.draw_order {
+            Some(order) => (
+                order
+                    .iter()
+                    .map(|id| lookup("draw_order", id))
+                    .collect::<Result<Vec<_>, _>>()?,
+                true,
+            ),
+            None => {
+                let mut stack = Vec::new();
+                let mut start_taken = false;
+                for k in catalogue.kinds() {
+                    let d = catalogue.def(k);
+                    // Abbeys are held, not shuffled in (ABBEY-01); triangles are dealt (HALF-03).
+                    if d.shape != Shape::Square {
+                        continue;
+                    }
+                    for _ in 0..d.count {
+                        if k == start && !start_taken {
+                            start_taken = true;
+                        } else {
+                            stack.push(k);
+                        }
+                    }
+                }
+                (stack, false)
+            }
+        };
+        Ok(Arc::new(GameConfig {
+            setup: self.clone(),
+            catalogue,
+            rules: self.rules,
+            players: self.players,
+            start,
+            stack,
+            forced,
+        }))
+    }
+}
+
+impl GameConfig {
+    /// The draw stack for a game with this seed, stored so that the next tile drawn is the last element.
+    pub(crate) fn shuffled_stack(&self, seed: u64) -> Vec<TileKind> {
+        let mut s = self.stack.clone();
+        if self.forced {
+            s.reverse();
+        } else {
+            s.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        }
+        s
+    }
+}
