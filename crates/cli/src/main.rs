@@ -1,1 +1,145 @@
-fn main() {}
+//! `carc`: replay and check game records, list legal actions, show the tile catalogue, play random games, and
+//! measure the engine's speed.
+
+mod bench;
+mod describe;
+mod play;
+mod tiles;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+
+use carcassonne::{Record, Setup};
+
+/// A Carcassonne rules engine on the command line.
+#[derive(Debug, Parser)]
+#[command(name = "carc", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Replay a game record, check every action, and print the resulting state and all scoring events.
+    Replay {
+        /// The record (JSON, docs/record-format.md); `-` reads standard input.
+        file: PathBuf,
+        /// Print a machine-readable JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the legal actions at the end of a record, in record notation.
+    Legal {
+        /// The record (JSON); `-` reads standard input.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the tile catalogue with counts.
+    Tiles {
+        /// Only this set (base, pd, cc, am, or a long name such as abbey-mayor).
+        #[arg(long)]
+        set: Option<String>,
+        /// Load and check a tile-set file of your own instead (docs/tile-format.md).
+        #[arg(long, conflicts_with = "set")]
+        file: Option<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play games of uniformly random legal actions and report speed and score statistics.
+    Selfplay(play::SelfplayArgs),
+    /// Measure the engine: random 2-player base games per second (one thread), state size and clone time.
+    Bench(bench::BenchArgs),
+    /// List every rule option with its values (the default first).
+    Rules,
+}
+
+/// Options shared by commands that set up games.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct SetupArgs {
+    /// Number of players (2 to 6).
+    #[arg(long, default_value_t = 2)]
+    players: u8,
+    /// Tile sets in play, comma-separated (base, am; pd and cc need rules not implemented yet).
+    #[arg(long, value_delimiter = ',', default_value = "base")]
+    sets: Vec<String>,
+    /// A rule option, KEY=VALUE (repeatable), e.g. --rule base.tiny_city_points=two. See `carc rules`.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
+}
+
+impl SetupArgs {
+    pub(crate) fn setup(&self, seed: u64) -> Result<Setup> {
+        let mut s = Setup::new(self.players);
+        s.sets = self.sets.clone();
+        s.seed = seed;
+        for r in &self.rules {
+            let (k, v) = r
+                .split_once('=')
+                .with_context(|| format!("--rule `{r}`: write it as KEY=VALUE"))?;
+            s.rules.set(k.trim(), v.trim())?;
+        }
+        s.prepare()?;
+        Ok(s)
+    }
+}
+
+pub(crate) fn read_record(path: &PathBuf) -> Result<Record> {
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .context("reading the record from standard input")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+    };
+    Record::from_json(&text).with_context(|| format!("{} is not a usable record", path.display()))
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Replay { file, json } => describe::replay(&file, json),
+        Command::Legal { file, json } => describe::legal(&file, json),
+        Command::Tiles { set, file, json } => tiles::tiles(set.as_deref(), file.as_deref(), json),
+        Command::Selfplay(a) => play::selfplay(&a),
+        Command::Bench(a) => bench::bench(&a),
+        Command::Rules => {
+            for o in carcassonne::rules::OPTIONS {
+                println!(
+                    "{:<34} {:<7} {:<45} {}",
+                    o.key,
+                    o.var,
+                    o.values.join(" | "),
+                    o.doc
+                );
+            }
+            for m in carcassonne::rules::Modules::NAMES {
+                println!(
+                    "{:<34} {:<7} {:<45} module switch",
+                    format!("modules.{m}"),
+                    "",
+                    "false | true"
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            for cause in e.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -507,6 +507,23 @@ impl Game {
         }
     }
 
+    /// A uniformly random legal action for the pending decision; a chance step takes the top of the (already
+    /// shuffled) stack. `buf` is scratch space, reused so a playout does not allocate. `None` when the game is over.
+    pub fn random_action(&self, rng: &mut impl rand::Rng, buf: &mut Vec<Action>) -> Option<Action> {
+        if self.step() == Step::Draw {
+            return self.next_draw().map(Action::Draw);
+        }
+        self.legal_actions_into(buf);
+        (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
+    }
+
+    /// Play uniformly random legal actions to the end of the game.
+    pub fn play_random(&mut self, rng: &mut impl rand::Rng, buf: &mut Vec<Action>) {
+        while let Some(a) = self.random_action(rng, buf) {
+            self.apply_unchecked(a);
+        }
+    }
+
     /// Whether `a` would be accepted now.
     pub fn is_legal(&self, a: Action) -> bool {
         self.check(a).is_ok()
@@ -713,6 +730,18 @@ impl Game {
                 Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::GameOver => return,
             }
         }
+    }
+
+    /// Where a segment is, for people: its space, its tile's id and its notation name (`road@E`).
+    pub fn describe_segment(&self, seg: SegmentId) -> (Space, String, String) {
+        let (t, local) = self.board.segment_tile(seg);
+        let pt = self.board.tile(t);
+        let c = self.catalogue();
+        (
+            pt.space,
+            c.def(pt.kind).id.clone(),
+            c.segment_name(pt.kind, pt.placement.rotation(), local),
+        )
     }
 
     /// A rough size of the state in bytes: the struct plus what its vectors hold.
