@@ -45,9 +45,7 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<()> {
     // A mid-game state: 35 tiles placed.
     let mut mid = Game::from_config(config.clone(), 12345);
     while mid.board().tiles().len() < 36 {
-        let act = mid
-            .random_action(&mut rng, &mut buf)
-            .expect("the game is not over");
+        let act = mid.random_action(&mut rng, &mut buf).expect("the game is not over");
         mid.apply_unchecked(act);
     }
     let clones = 200_000u32;

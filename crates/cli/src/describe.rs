@@ -30,11 +30,7 @@ fn pending_text(g: &Game) -> String {
     let d = g.decision();
     match (d.actor, d.kind) {
         (_, DecisionKind::GameOver) => "game over".into(),
-        (_, DecisionKind::Draw) => format!(
-            "chance: draw a tile for {} ({} left)",
-            g.active_player(),
-            g.stack_len()
-        ),
+        (_, DecisionKind::Draw) => format!("chance: draw a tile for {} ({} left)", g.active_player(), g.stack_len()),
         (Actor::Player(p), DecisionKind::PlaceTile { tile }) => {
             format!("{p} to place {}", g.catalogue().def(tile).id)
         }
@@ -74,10 +70,7 @@ fn event_json(g: &Game, action: usize, e: &Event) -> Value {
 fn event_text(g: &Game, action: usize, e: &Event) -> String {
     match e {
         Event::Discarded { player, tile } => {
-            format!(
-                "#{action:<4} {player} discards {} (no legal place)",
-                g.catalogue().def(*tile).id
-            )
+            format!("#{action:<4} {player} discards {} (no legal place)", g.catalogue().def(*tile).id)
         }
         Event::GameEnded => format!("#{action:<4} game ends; final scoring"),
         Event::Scored(s) => {
@@ -85,11 +78,7 @@ fn event_text(g: &Game, action: usize, e: &Event) -> String {
             let who = if s.winners.is_empty() {
                 "nobody".to_string()
             } else {
-                s.winners
-                    .iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join("+")
+                s.winners.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("+")
             };
             let size = match s.feature {
                 carcassonne::SegmentKind::Field => format!("{} completed cities", s.cities),
@@ -132,9 +121,7 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<()> {
     let r = record.replay()?;
     let g = &r.game;
     let n = g.players();
-    let on_board: Vec<usize> = (0..n)
-        .map(|p| g.meeples().iter().filter(|m| m.player.index() == p).count())
-        .collect();
+    let on_board: Vec<usize> = (0..n).map(|p| g.meeples().iter().filter(|m| m.player.index() == p).count()).collect();
     if as_json {
         let out = json!({
             "players": n,
@@ -163,13 +150,7 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<()> {
     );
     let nd = record.setup.rules.non_defaults();
     if !nd.is_empty() {
-        println!(
-            "rules: {}",
-            nd.iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
+        println!("rules: {}", nd.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
     }
     println!(
         "turn {}, {} tiles placed, {} in the stack, {} discarded",
@@ -181,23 +162,13 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<()> {
     println!("pending: {}", pending_text(g));
     println!("player  score  supply  on board");
     for p in 0..n {
-        println!(
-            "P{:<6}{:>6}{:>8}{:>10}",
-            p + 1,
-            g.scores()[p],
-            g.supply()[p],
-            on_board[p]
-        );
+        println!("P{:<6}{:>6}{:>8}{:>10}", p + 1, g.scores()[p], g.supply()[p], on_board[p]);
     }
     if !g.meeples().is_empty() {
         println!("meeples on the board:");
         for m in g.meeples() {
             let (space, tile, segment) = g.describe_segment(m.segment);
-            println!(
-                "  {} {} on {segment} of {tile} at {space}",
-                m.player,
-                m.kind.name()
-            );
+            println!("  {} {} on {segment} of {tile} at {space}", m.player, m.kind.name());
         }
     }
     println!("scoring events:");
@@ -211,18 +182,9 @@ pub(crate) fn legal(file: &PathBuf, as_json: bool) -> Result<()> {
     let record = read_record(file)?;
     let r = record.replay()?;
     let g = &r.game;
-    let actions: Vec<String> = g
-        .legal_actions()
-        .into_iter()
-        .map(|a| g.action_text(a))
-        .collect();
+    let actions: Vec<String> = g.legal_actions().into_iter().map(|a| g.action_text(a)).collect();
     if as_json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(
-                &json!({ "pending": pending_json(g), "actions": actions })
-            )?
-        );
+        println!("{}", serde_json::to_string_pretty(&json!({ "pending": pending_json(g), "actions": actions }))?);
     } else {
         println!("# {} ({} legal actions)", pending_text(g), actions.len());
         for a in actions {

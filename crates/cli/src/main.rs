@@ -80,9 +80,7 @@ impl SetupArgs {
         s.sets = self.sets.clone();
         s.seed = seed;
         for r in &self.rules {
-            let (k, v) = r
-                .split_once('=')
-                .with_context(|| format!("--rule `{r}`: write it as KEY=VALUE"))?;
+            let (k, v) = r.split_once('=').with_context(|| format!("--rule `{r}`: write it as KEY=VALUE"))?;
             s.rules.set(k.trim(), v.trim())?;
         }
         s.prepare()?;
@@ -92,8 +90,7 @@ impl SetupArgs {
 
 pub(crate) fn read_record(path: &PathBuf) -> Result<Record> {
     let text = if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin())
-            .context("reading the record from standard input")?
+        std::io::read_to_string(std::io::stdin()).context("reading the record from standard input")?
     } else {
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
     };
@@ -109,21 +106,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(a) => bench::bench(&a),
         Command::Rules => {
             for o in carcassonne::rules::OPTIONS {
-                println!(
-                    "{:<34} {:<7} {:<45} {}",
-                    o.key,
-                    o.var,
-                    o.values.join(" | "),
-                    o.doc
-                );
+                println!("{:<34} {:<7} {:<45} {}", o.key, o.var, o.values.join(" | "), o.doc);
             }
             for m in carcassonne::rules::Modules::NAMES {
-                println!(
-                    "{:<34} {:<7} {:<45} module switch",
-                    format!("modules.{m}"),
-                    "",
-                    "false | true"
-                );
+                println!("{:<34} {:<7} {:<45} module switch", format!("modules.{m}"), "", "false | true");
             }
             Ok(())
         }

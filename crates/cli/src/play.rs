@@ -43,8 +43,7 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<()> {
     let n = setup.players as usize;
     let bar = ProgressBar::new(a.games);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .expect("a valid template"),
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}").expect("a valid template"),
     );
     let mut sum = vec![0i64; n];
     let mut wins = vec![0f64; n];
@@ -83,8 +82,7 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<()> {
         discarded += game.discarded() as u64;
         if let (Some(r), Some(dir)) = (record, &a.records) {
             let path = dir.join(format!("game-{seed}.json"));
-            std::fs::write(&path, r.to_json())
-                .with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(&path, r.to_json()).with_context(|| format!("writing {}", path.display()))?;
         }
         if i % 64 == 0 {
             bar.set_position(i);
@@ -120,17 +118,9 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<()> {
             decisions as f64 / g
         );
         for p in 0..n {
-            println!(
-                "  P{}: mean score {:.2}, win share {:.3}",
-                p + 1,
-                mean[p],
-                wins[p] / g
-            );
+            println!("  P{}: mean score {:.2}, win share {:.3}", p + 1, mean[p], wins[p] / g);
         }
-        println!(
-            "  scores from {min} to {max}; {:.3} tiles discarded per game",
-            discarded as f64 / g
-        );
+        println!("  scores from {min} to {max}; {:.3} tiles discarded per game", discarded as f64 / g);
     }
     Ok(())
 }

@@ -10,13 +10,7 @@ use carcassonne::catalogue::{SegmentKind, TileSet, builtin_set, builtin_set_ids}
 fn segment_summary(t: &carcassonne::TileDef) -> String {
     let count = |k| t.segments.iter().filter(|s| s.kind == k).count();
     let mut parts = vec![];
-    for k in [
-        SegmentKind::City,
-        SegmentKind::Road,
-        SegmentKind::Field,
-        SegmentKind::Monastery,
-        SegmentKind::Crop,
-    ] {
+    for k in [SegmentKind::City, SegmentKind::Road, SegmentKind::Field, SegmentKind::Monastery, SegmentKind::Crop] {
         let n = count(k);
         if n > 0 {
             parts.push(format!("{n} {}", k.name()));
@@ -26,17 +20,8 @@ fn segment_summary(t: &carcassonne::TileDef) -> String {
 }
 
 fn print_set(set: &TileSet) {
-    let pennants: u32 = set
-        .tiles
-        .iter()
-        .map(|t| t.pennants() * t.count as u32)
-        .sum();
-    let monasteries: u32 = set
-        .tiles
-        .iter()
-        .filter(|t| t.has_monastery())
-        .map(|t| t.count as u32)
-        .sum();
+    let pennants: u32 = set.tiles.iter().map(|t| t.pennants() * t.count as u32).sum();
+    let monasteries: u32 = set.tiles.iter().filter(|t| t.has_monastery()).map(|t| t.count as u32).sum();
     let gardens: u32 = set.tiles.iter().map(|t| t.gardens as u32).sum();
     println!(
         "{} — {}: {} tiles in {} kinds; {pennants} pennants, {monasteries} monastery tiles, {gardens} gardens{}",
@@ -44,15 +29,9 @@ fn print_set(set: &TileSet) {
         set.name,
         set.tile_count(),
         set.tiles.len(),
-        set.start
-            .as_ref()
-            .map(|s| format!("; start tile {s}"))
-            .unwrap_or_default()
+        set.start.as_ref().map(|s| format!("; start tile {s}")).unwrap_or_default()
     );
-    println!(
-        "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}",
-        "id", "count", "gardens", "NESW", "segments", "symbols / notes"
-    );
+    println!("  {:<12} {:>5} {:>7}  {:<5} {:<34} {}", "id", "count", "gardens", "NESW", "segments", "symbols / notes");
     for t in &set.tiles {
         let mut notes: Vec<String> = t.symbols.iter().map(|s| s.name().to_string()).collect();
         if t.pennants() > 0 {
@@ -98,21 +77,15 @@ fn set_json(set: &TileSet) -> serde_json::Value {
 
 pub(crate) fn tiles(set: Option<&str>, file: Option<&Path>, as_json: bool) -> Result<()> {
     let sets: Vec<TileSet> = if let Some(path) = file {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         vec![TileSet::from_toml(&text, &path.display().to_string())?]
     } else if let Some(s) = set {
         vec![builtin_set(s)?]
     } else {
-        builtin_set_ids()
-            .map(builtin_set)
-            .collect::<Result<_, _>>()?
+        builtin_set_ids().map(builtin_set).collect::<Result<_, _>>()?
     };
     if as_json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&sets.iter().map(set_json).collect::<Vec<_>>())?
-        );
+        println!("{}", serde_json::to_string_pretty(&sets.iter().map(set_json).collect::<Vec<_>>())?);
     } else {
         for (i, s) in sets.iter().enumerate() {
             if i > 0 {

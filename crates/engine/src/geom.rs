@@ -59,13 +59,10 @@ impl FromStr for Space {
     type Err = String;
     fn from_str(s: &str) -> Result<Space, String> {
         let t = s.trim().trim_start_matches('(').trim_end_matches(')');
-        let (a, b) = t
-            .split_once(',')
-            .ok_or_else(|| format!("`{s}` is not a space; write it as x,y (for example 1,-2)"))?;
+        let (a, b) =
+            t.split_once(',').ok_or_else(|| format!("`{s}` is not a space; write it as x,y (for example 1,-2)"))?;
         let p = |v: &str| {
-            v.trim()
-                .parse::<i16>()
-                .map_err(|_| format!("`{s}` is not a space: `{}` is not a whole number", v.trim()))
+            v.trim().parse::<i16>().map_err(|_| format!("`{s}` is not a space: `{}` is not a whole number", v.trim()))
         };
         Ok(Space::new(p(a)?, p(b)?))
     }
@@ -163,9 +160,7 @@ impl FromStr for Rotation {
             "90" => Ok(Rotation::R90),
             "180" => Ok(Rotation::R180),
             "270" => Ok(Rotation::R270),
-            _ => Err(format!(
-                "`{s}` is not a rotation; use r0, r90, r180 or r270 (clockwise)"
-            )),
+            _ => Err(format!("`{s}` is not a rotation; use r0, r90, r180 or r270 (clockwise)")),
         }
     }
 }
@@ -196,10 +191,7 @@ impl Corner {
 
     /// The two legs: the sides of the space the triangle's short sides lie on, clockwise.
     pub const fn legs(self) -> [Side; 2] {
-        [
-            Side::from_index(self as usize),
-            Side::from_index(self as usize + 1),
-        ]
+        [Side::from_index(self as usize), Side::from_index(self as usize + 1)]
     }
 
     /// The triangle that completes the space with this one.
@@ -247,9 +239,8 @@ pub struct Pos(pub u8);
 impl Pos {
     /// Number of positions (12 round the square plus 3 on the long side).
     pub const COUNT: usize = 15;
-    const NAMES: [&'static str; 15] = [
-        "Nw", "N", "Ne", "En", "E", "Es", "Se", "S", "Sw", "Ws", "W", "Wn", "La", "L", "Lb",
-    ];
+    const NAMES: [&'static str; 15] =
+        ["Nw", "N", "Ne", "En", "E", "Es", "Se", "S", "Sw", "Ws", "W", "Wn", "La", "L", "Lb"];
 
     /// Position `k` (0 first half, 1 centre, 2 second half) of a side of the space.
     #[inline]
@@ -264,11 +255,7 @@ impl Pos {
 
     /// The side of the space this position lies on, or `None` for the long side.
     pub const fn side(self) -> Option<Side> {
-        if self.0 < 12 {
-            Some(Side::from_index(self.0 as usize / 3))
-        } else {
-            None
-        }
+        if self.0 < 12 { Some(Side::from_index(self.0 as usize / 3)) } else { None }
     }
 
     /// 0 first half, 1 centre, 2 second half.
@@ -285,11 +272,7 @@ impl Pos {
     /// long side.
     #[inline]
     pub const fn rotate(self, r: Rotation) -> Pos {
-        if self.0 < 12 {
-            Pos((self.0 + 3 * r as u8) % 12)
-        } else {
-            self
-        }
+        if self.0 < 12 { Pos((self.0 + 3 * r as u8) % 12) } else { self }
     }
 
     /// Notation name (`Nw`, `N`, …, `Lb`).
@@ -299,10 +282,7 @@ impl Pos {
 
     /// Parse a notation name (case-sensitive, as in [`Pos::name`]).
     pub fn from_name(s: &str) -> Option<Pos> {
-        Pos::NAMES
-            .iter()
-            .position(|n| *n == s)
-            .map(|i| Pos(i as u8))
+        Pos::NAMES.iter().position(|n| *n == s).map(|i| Pos(i as u8))
     }
 
     /// Bit for this position in a 16-bit position set.
@@ -403,10 +383,7 @@ mod tests {
         let nw = Pos::from_name("Nw").unwrap();
         assert_eq!(nw.rotate(Rotation::R90).name(), "En");
         assert_eq!(nw.rotate(Rotation::R270).name(), "Ws");
-        assert_eq!(
-            Pos::from_name("La").unwrap().rotate(Rotation::R90).name(),
-            "La"
-        );
+        assert_eq!(Pos::from_name("La").unwrap().rotate(Rotation::R90).name(), "La");
         assert_eq!(Pos::on_side(Side::S, 1).name(), "S");
     }
 

@@ -39,9 +39,7 @@ pub mod setup;
 pub use action::{Action, MeepleKind, ParseActionError, Player};
 pub use board::{Board, FeatureInfo, PlaceError, Placement, SegmentId};
 pub use catalogue::{Catalogue, CatalogueError, SegmentKind, TileDef, TileKind, TileSet};
-pub use game::{
-    Actor, Decision, DecisionKind, Event, Game, IllegalAction, IllegalReason, ScoreTime, Scoring,
-};
+pub use game::{Actor, Decision, DecisionKind, Event, Game, IllegalAction, IllegalReason, ScoreTime, Scoring};
 pub use geom::{Corner, Rotation, Side, Space};
 pub use record::{Record, Replay, ReplayError};
 pub use rules::Rules;

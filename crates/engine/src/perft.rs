@@ -30,9 +30,7 @@ pub fn perft(game: &Game, depth: u32) -> u64 {
 /// Apply chance steps (the top of the stack) until a player must decide or the game ends.
 pub fn resolve_chance(g: &mut Game) {
     while g.decision().actor == Actor::Chance {
-        let k = g
-            .next_draw()
-            .expect("a draw step always has a tile in the stack");
+        let k = g.next_draw().expect("a draw step always has a tile in the stack");
         g.apply_unchecked(Action::Draw(k));
     }
 }

@@ -64,11 +64,7 @@ pub struct Replay {
 impl Record {
     /// A record of a game that has not started yet.
     pub fn new(setup: Setup) -> Record {
-        Record {
-            format: format_name(),
-            setup,
-            actions: vec![],
-        }
+        Record { format: format_name(), setup, actions: vec![] }
     }
 
     /// Parse a record from JSON.
@@ -101,11 +97,7 @@ impl Record {
         let mut game = Game::new(&self.setup)?;
         let mut events: Vec<(usize, Event)> = game.last_events().iter().map(|e| (0, *e)).collect();
         for (i, text) in self.actions.iter().enumerate() {
-            let fail = |reason: String| ReplayError::Action {
-                number: i + 1,
-                text: text.clone(),
-                reason,
-            };
+            let fail = |reason: String| ReplayError::Action { number: i + 1, text: text.clone(), reason };
             let a = game.parse_action(text).map_err(|e| fail(e.reason))?;
             game.apply(a).map_err(|e| fail(e.reason.to_string()))?;
             events.extend(game.last_events().iter().map(|e| (i + 1, *e)));

@@ -183,18 +183,8 @@ pub struct Modules {
 
 impl Modules {
     /// The module names, in SPEC order.
-    pub const NAMES: [&'static str; 10] = [
-        "abbey",
-        "mayor",
-        "wagon",
-        "barn",
-        "dragon",
-        "fairy",
-        "princess",
-        "portal",
-        "crop_circles",
-        "halflings",
-    ];
+    pub const NAMES: [&'static str; 10] =
+        ["abbey", "mayor", "wagon", "barn", "dragon", "fairy", "princess", "portal", "crop_circles", "halflings"];
 
     fn slot(&mut self, name: &str) -> Option<&mut bool> {
         Some(match name {
@@ -220,9 +210,7 @@ impl Modules {
 
     /// The names of the modules that are on.
     pub fn enabled(&self) -> impl Iterator<Item = &'static str> + '_ {
-        Modules::NAMES
-            .into_iter()
-            .filter(|n| self.get(n) == Some(true))
+        Modules::NAMES.into_iter().filter(|n| self.get(n) == Some(true))
     }
 }
 
@@ -329,30 +317,15 @@ pub const OPTIONS: &[OptionInfo] = &[
         values: names!(TinyCityPoints),
         doc: "points of a completed two-tile city",
     },
-    OptionInfo {
-        key: "base.field_scoring",
-        var: "VAR-02",
-        values: names!(FieldScoring),
-        doc: "how fields score",
-    },
+    OptionInfo { key: "base.field_scoring", var: "VAR-02", values: names!(FieldScoring), doc: "how fields score" },
     OptionInfo {
         key: "wagon.movement",
         var: "VAR-03",
         values: names!(WagonMovement),
         doc: "where a scored wagon may move",
     },
-    OptionInfo {
-        key: "abbey.endgame",
-        var: "VAR-04",
-        values: names!(AbbeyEndgame),
-        doc: "unplaced abbeys at the end",
-    },
-    OptionInfo {
-        key: "barn.allow_second_barn",
-        var: "VAR-05",
-        values: BOOL,
-        doc: "a barn in a field that has one",
-    },
+    OptionInfo { key: "abbey.endgame", var: "VAR-04", values: names!(AbbeyEndgame), doc: "unplaced abbeys at the end" },
+    OptionInfo { key: "barn.allow_second_barn", var: "VAR-05", values: BOOL, doc: "a barn in a field that has one" },
     OptionInfo {
         key: "dragon.move_timing",
         var: "VAR-06",
@@ -365,12 +338,7 @@ pub const OPTIONS: &[OptionInfo] = &[
         values: names!(PrincessRemoval),
         doc: "whether the princess must remove a knight",
     },
-    OptionInfo {
-        key: "fairy.placement",
-        var: "VAR-08",
-        values: names!(FairyPlacement),
-        doc: "where the fairy goes",
-    },
+    OptionInfo { key: "fairy.placement", var: "VAR-08", values: names!(FairyPlacement), doc: "where the fairy goes" },
     OptionInfo {
         key: "dragon.early_dragon_tile",
         var: "VAR-09",
@@ -383,12 +351,7 @@ pub const OPTIONS: &[OptionInfo] = &[
         values: names!(FairyTurnPointClaim),
         doc: "the fairy's turn point",
     },
-    OptionInfo {
-        key: "fairy.bonus_mode",
-        var: "VAR-11",
-        values: names!(FairyBonusMode),
-        doc: "how the fairy scores",
-    },
+    OptionInfo { key: "fairy.bonus_mode", var: "VAR-11", values: names!(FairyBonusMode), doc: "how the fairy scores" },
     OptionInfo {
         key: "fairy.blocks_dragon",
         var: "VAR-12",
@@ -419,12 +382,7 @@ pub const OPTIONS: &[OptionInfo] = &[
         values: names!(HalflingsScoring),
         doc: "counting with triangles",
     },
-    OptionInfo {
-        key: "halflings.include_symbol_tiles",
-        var: "VAR-17",
-        values: BOOL,
-        doc: "the four symbol triangles",
-    },
+    OptionInfo { key: "halflings.include_symbol_tiles", var: "VAR-17", values: BOOL, doc: "the four symbol triangles" },
     OptionInfo {
         key: "halflings.endgame",
         var: "VAR-18",
@@ -463,28 +421,15 @@ pub const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-fn parse_enum<T: Copy>(
-    key: &str,
-    value: &str,
-    from: fn(&str) -> Option<T>,
-    all: &[&str],
-) -> Result<T, RuleError> {
-    from(value).ok_or_else(|| RuleError::BadValue {
-        key: key.into(),
-        value: value.into(),
-        allowed: all.join(", "),
-    })
+fn parse_enum<T: Copy>(key: &str, value: &str, from: fn(&str) -> Option<T>, all: &[&str]) -> Result<T, RuleError> {
+    from(value).ok_or_else(|| RuleError::BadValue { key: key.into(), value: value.into(), allowed: all.join(", ") })
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, RuleError> {
     match value {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(RuleError::BadValue {
-            key: key.into(),
-            value: value.into(),
-            allowed: "true, false".into(),
-        }),
+        _ => Err(RuleError::BadValue { key: key.into(), value: value.into(), allowed: "true, false".into() }),
     }
 }
 
@@ -497,10 +442,7 @@ impl Rules {
         let value = value.trim();
         if let Some(m) = key.strip_prefix("modules.") {
             let v = parse_bool(key, value)?;
-            *self
-                .modules
-                .slot(m)
-                .ok_or_else(|| RuleError::UnknownKey(key.into()))? = v;
+            *self.modules.slot(m).ok_or_else(|| RuleError::UnknownKey(key.into()))? = v;
             return Ok(());
         }
         macro_rules! e {
@@ -525,9 +467,7 @@ impl Rules {
             "crop.action_a_mandatory" => self.crop_action_a_mandatory = parse_bool(key, value)?,
             "halflings.crop_mode" => e!(halflings_crop_mode, HalflingsCropMode),
             "halflings.scoring" => e!(halflings_scoring, HalflingsScoring),
-            "halflings.include_symbol_tiles" => {
-                self.halflings_include_symbol_tiles = parse_bool(key, value)?
-            }
+            "halflings.include_symbol_tiles" => self.halflings_include_symbol_tiles = parse_bool(key, value)?,
             "halflings.endgame" => e!(halflings_endgame, HalflingsEndgame),
             "halflings.hill_tiebreak" => e!(halflings_hill_tiebreak, HillTiebreak),
             "halflings.setup" => e!(halflings_setup, HalflingsSetup),
@@ -599,10 +539,7 @@ impl Rules {
     /// The options that differ from the defaults.
     pub fn non_defaults(&self) -> BTreeMap<String, String> {
         let d = Rules::default();
-        self.entries()
-            .into_iter()
-            .filter(|(k, v)| d.get(k).as_deref() != Some(v))
-            .collect()
+        self.entries().into_iter().filter(|(k, v)| d.get(k).as_deref() != Some(v)).collect()
     }
 }
 
@@ -636,10 +573,7 @@ mod tests {
         let r = Rules::default();
         assert_eq!(r.get("base.tiny_city_points").unwrap(), "four"); // VAR-01
         assert_eq!(r.get("wagon.movement").unwrap(), "c2"); // VAR-03
-        assert_eq!(
-            r.get("abbey.endgame").unwrap(),
-            "continue_until_no_placement"
-        ); // VAR-04
+        assert_eq!(r.get("abbey.endgame").unwrap(), "continue_until_no_placement"); // VAR-04
         assert_eq!(r.get("fairy.blocks_dragon").unwrap(), "true"); // VAR-12
         assert_eq!(r.get("halflings.scoring").unwrap(), "jan2021"); // VAR-16
         assert_eq!(r.get("halflings.tiles_per_player").unwrap(), "3"); // VAR-20
@@ -658,14 +592,8 @@ mod tests {
         assert!(r.fairy_allows_dragon);
         r.set("modules.abbey", "true").unwrap();
         assert!(r.modules.abbey);
-        assert!(matches!(
-            r.set("base.tiny_city_points", "three"),
-            Err(RuleError::BadValue { .. })
-        ));
-        assert!(matches!(
-            r.set("base.nope", "x"),
-            Err(RuleError::UnknownKey(_))
-        ));
+        assert!(matches!(r.set("base.tiny_city_points", "three"), Err(RuleError::BadValue { .. })));
+        assert!(matches!(r.set("base.nope", "x"), Err(RuleError::UnknownKey(_))));
         let json = serde_json::to_string(&r).unwrap();
         let back: Rules = serde_json::from_str(&json).unwrap();
         assert_eq!(back, r);

@@ -10,9 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::catalogue::{
-    Catalogue, CatalogueError, Shape, TileEntry, TileKind, TileSet, builtin_set,
-};
+use crate::catalogue::{Catalogue, CatalogueError, Shape, TileEntry, TileKind, TileSet, builtin_set};
 use crate::rules::Rules;
 
 /// The modules this build implements. Asking for another is a setup error, never a silent no-op.
@@ -157,60 +155,33 @@ impl Setup {
             }
             match set.id.as_str() {
                 "pd" => {
-                    return Err(SetupError::SetNotPlayable {
-                        set: set.id,
-                        rules: "Princess & Dragon",
-                    });
+                    return Err(SetupError::SetNotPlayable { set: set.id, rules: "Princess & Dragon" });
                 }
                 "cc" => {
-                    return Err(SetupError::SetNotPlayable {
-                        set: set.id,
-                        rules: "Crop Circles",
-                    });
+                    return Err(SetupError::SetNotPlayable { set: set.id, rules: "Crop Circles" });
                 }
                 _ => {}
             }
             sets.push(set);
         }
         if !self.custom_tiles.is_empty() {
-            sets.push(TileSet::from_entries(
-                "custom",
-                "Custom tiles",
-                None,
-                &self.custom_tiles,
-                "custom_tiles",
-            )?);
+            sets.push(TileSet::from_entries("custom", "Custom tiles", None, &self.custom_tiles, "custom_tiles")?);
         }
         let catalogue = Catalogue::new(&sets)?;
         let lookup = |what: &'static str, id: &str| -> Result<TileKind, SetupError> {
-            let k = catalogue.by_id(id).ok_or_else(|| SetupError::UnknownTile {
-                what,
-                id: id.into(),
-            })?;
+            let k = catalogue.by_id(id).ok_or_else(|| SetupError::UnknownTile { what, id: id.into() })?;
             if catalogue.def(k).shape != Shape::Square {
-                return Err(SetupError::NotLandTile {
-                    what,
-                    id: id.into(),
-                });
+                return Err(SetupError::NotLandTile { what, id: id.into() });
             }
             Ok(k)
         };
         let start_id = match &self.start_tile {
             Some(s) => s.clone(),
-            None => sets
-                .iter()
-                .find_map(|s| s.start.clone())
-                .ok_or(SetupError::NoStartTile)?,
+            None => sets.iter().find_map(|s| s.start.clone()).ok_or(SetupError::NoStartTile)?,
         };
         let start = lookup("start_tile", &start_id)?;
         let (stack, forced) = match &self.draw_order {
-            Some(order) => (
-                order
-                    .iter()
-                    .map(|id| lookup("draw_order", id))
-                    .collect::<Result<Vec<_>, _>>()?,
-                true,
-            ),
+            Some(order) => (order.iter().map(|id| lookup("draw_order", id)).collect::<Result<Vec<_>, _>>()?, true),
             None => {
                 let mut stack = Vec::new();
                 let mut start_taken = false;

@@ -15,10 +15,7 @@ pub(crate) struct Cell {
 }
 
 impl Cell {
-    const BLANK: Cell = Cell {
-        by_side: [EMPTY; 4],
-        frontier: 0,
-    };
+    const BLANK: Cell = Cell { by_side: [EMPTY; 4], frontier: 0 };
 
     /// Holds at least one tile.
     #[inline]
@@ -43,18 +40,12 @@ pub(crate) struct Grid {
     cells: Vec<Cell>,
 }
 
-const MARGIN: i16 = 4;
+const MARGIN: i16 = 6;
 
 impl Grid {
     pub(super) fn new() -> Grid {
         let w = 2 * MARGIN + 1;
-        Grid {
-            x0: -MARGIN,
-            y0: -MARGIN,
-            w,
-            h: w,
-            cells: vec![Cell::BLANK; (w * w) as usize],
-        }
+        Grid { x0: -MARGIN, y0: -MARGIN, w, h: w, cells: vec![Cell::BLANK; (w * w) as usize] }
     }
 
     #[inline]
@@ -84,6 +75,7 @@ impl Grid {
     }
 
     /// The cell at `s`, growing the grid to cover it.
+    #[inline]
     pub(super) fn get_mut(&mut self, s: Space) -> &mut Cell {
         if self.index(s).is_none() {
             self.grow_to(s);
@@ -92,11 +84,14 @@ impl Grid {
         &mut self.cells[i]
     }
 
+    #[cold]
     fn grow_to(&mut self, s: Space) {
-        let x0 = self.x0.min(s.x - MARGIN);
-        let y0 = self.y0.min(s.y - MARGIN);
-        let x1 = (self.x0 + self.w).max(s.x + MARGIN + 1);
-        let y1 = (self.y0 + self.h).max(s.y + MARGIN + 1);
+        // Grow by at least half the current size on the side that overflowed, so growth is rare.
+        let (mx, my) = (MARGIN.max(self.w / 2), MARGIN.max(self.h / 2));
+        let x0 = self.x0.min(s.x - mx);
+        let y0 = self.y0.min(s.y - my);
+        let x1 = (self.x0 + self.w).max(s.x + mx + 1);
+        let y1 = (self.y0 + self.h).max(s.y + my + 1);
         let (w, h) = (x1 - x0, y1 - y0);
         let mut cells = vec![Cell::BLANK; w as usize * h as usize];
         for y in 0..self.h {
@@ -106,13 +101,7 @@ impl Grid {
                 cells[ny as usize * w as usize + nx as usize] = old;
             }
         }
-        *self = Grid {
-            x0,
-            y0,
-            w,
-            h,
-            cells,
-        };
+        *self = Grid { x0, y0, w, h, cells };
     }
 
     /// Bytes held by the cells.

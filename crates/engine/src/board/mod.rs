@@ -123,8 +123,10 @@ pub struct Board {
     tiles: Vec<PlacedTile>,
     nodes: Vec<Node>,
     frontier: Vec<FrontierSpace>,
-    /// Monastery segments not yet complete.
-    open_monasteries: Vec<u16>,
+    /// Monasteries not yet complete: their space and segment.
+    open_monasteries: Vec<(Space, u16)>,
+    /// Whether any triangle has been placed (spaces and tiles then count differently).
+    has_triangles: bool,
 }
 
 impl Default for Board {
@@ -142,6 +144,7 @@ impl Board {
             nodes: Vec::with_capacity(320),
             frontier: Vec::with_capacity(64),
             open_monasteries: Vec::new(),
+            has_triangles: false,
         }
     }
 
@@ -225,6 +228,58 @@ impl Board {
         false
     }
 
+    /// A uniformly random legal placement of a square tile of kind `k`, one per distinct orientation, or `None` if
+    /// there is none. It samples (frontier space, orientation) pairs and keeps the first that fits; after a few misses
+    /// it falls back to listing them all, so the choice is exactly uniform either way, and fast when many fit.
+    pub fn random_square_placement(
+        &self,
+        cat: &Catalogue,
+        k: TileKind,
+        rng: &mut impl rand::Rng,
+    ) -> Option<(Space, Rotation)> {
+        let mut rots = [Rotation::R0; 4];
+        let mut sigs = [0u32; 4];
+        let mut n = 0;
+        for r in Rotation::ALL {
+            let o = cat.oriented(k, r);
+            if o.canonical == r {
+                rots[n] = r;
+                sigs[n] = o.signature;
+                n += 1;
+            }
+        }
+        let total = self.frontier.len() * n;
+        if total == 0 {
+            return None;
+        }
+        for _ in 0..12 {
+            let i = rng.random_range(0..total);
+            let fs = &self.frontier[i / n];
+            if (sigs[i % n] ^ fs.want) & fs.mask == 0 {
+                return Some((fs.space, rots[i % n]));
+            }
+        }
+        let mut count = 0usize;
+        self.for_each_square_placement(cat, k, |_, _| {
+            count += 1;
+            false
+        });
+        if count == 0 {
+            return None;
+        }
+        let mut pick = rng.random_range(0..count);
+        let mut found = None;
+        self.for_each_square_placement(cat, k, |s, r| {
+            if pick == 0 {
+                found = Some((s, r));
+                return true;
+            }
+            pick -= 1;
+            false
+        });
+        found
+    }
+
     /// Whether a square tile of kind `k` has any legal placement.
     pub fn has_square_placement(&self, cat: &Catalogue, k: TileKind) -> bool {
         self.for_each_square_placement(cat, k, |_, _| true)
@@ -234,13 +289,7 @@ impl Board {
     ///
     /// # Errors
     /// The first reason found.
-    pub fn check(
-        &self,
-        cat: &Catalogue,
-        k: TileKind,
-        s: Space,
-        p: Placement,
-    ) -> Result<(), PlaceError> {
+    pub fn check(&self, cat: &Catalogue, k: TileKind, s: Space, p: Placement) -> Result<(), PlaceError> {
         if self.tiles.len() >= EMPTY as usize {
             return Err(PlaceError::Full);
         }
@@ -279,11 +328,7 @@ impl Board {
                 }
             }
         }
-        if touching {
-            Ok(())
-        } else {
-            Err(PlaceError::NotAdjacent)
-        }
+        if touching { Ok(()) } else { Err(PlaceError::NotAdjacent) }
     }
 
     fn check_triangle(
@@ -311,11 +356,7 @@ impl Board {
                 return Err(PlaceError::LongSideMismatch);
             }
         }
-        if touching {
-            Ok(())
-        } else {
-            Err(PlaceError::NotAdjacent)
-        }
+        if touching { Ok(()) } else { Err(PlaceError::NotAdjacent) }
     }
 
     /// Put the first tile on the board without any adjacency check (the start tile, SPEC BASE-02).
@@ -367,102 +408,82 @@ impl Board {
         p: Placement,
         completed: &mut Vec<SegmentId>,
     ) {
-        let def = cat.def(k);
         let rot = p.rotation();
         let o = cat.oriented(k, rot);
+        let abbey = o.abbey;
         let t = self.tiles.len();
         let first = self.nodes.len() as u16;
-        self.tiles.push(PlacedTile {
-            kind: k,
-            space: s,
-            placement: p,
-            first_segment: first,
-        });
-        for (i, seg) in def.segments.iter().enumerate() {
+        self.has_triangles |= matches!(p, Placement::Triangle(_));
+        self.tiles.push(PlacedTile { kind: k, space: s, placement: p, first_segment: first });
+        for i in 0..o.n_segments as usize {
             let id = first + i as u16;
+            let kind = o.seg_kind[i];
             self.nodes.push(Node {
                 parent: id,
                 next: id,
                 tile: t as u8,
                 local: i as u8,
-                kind: seg.kind,
+                kind,
                 complete: false,
-                pennants: seg.pennants,
+                pennants: o.seg_pennants[i],
                 meeples: 0,
                 open: 0,
             });
-            if seg.kind == SegmentKind::Monastery {
-                self.open_monasteries.push(id);
+            if kind == SegmentKind::Monastery {
+                self.open_monasteries.push((s, id));
             }
         }
-        // Which sides of the space this tile has, and its long side.
         let (sides, long): (&[Side], Option<Corner>) = match p {
             Placement::Square(_) => (&Side::ALL, None),
             Placement::Triangle(c) => (sides_of(c), Some(c)),
         };
-        let abbey = def.shape == Shape::Abbey;
         let start_len = completed.len();
-        let mut touched: [u16; 12] = [u16::MAX; 12];
-        let mut nt = 0;
-        let mut touch = |id: u16, nt: &mut usize| {
-            if *nt < touched.len() {
-                touched[*nt] = id;
-                *nt += 1;
-            }
-        };
+        // Features an abbey closed without joining them (SPEC ABBEY-03).
+        let mut closed = [0u16; 4];
+        let mut n_closed = 0;
         for &side in sides {
             let q = s.step(side);
-            let other = self.grid.tile_at_side(q, side.opposite());
-            let mine = |k: usize| o.pos_segment[Pos::on_side(side, k).0 as usize];
+            let qcell = self.grid.get(q);
+            let other = qcell.by_side[side.opposite().index()];
             if other == EMPTY {
                 if !abbey {
-                    let c = mine(1);
-                    if c != NO_SEGMENT
-                        && matches!(
-                            def.segments[c as usize].kind,
-                            SegmentKind::Road | SegmentKind::City
-                        )
-                    {
+                    let c = o.pos_segment[Pos::on_side(side, 1).0 as usize];
+                    if c != NO_SEGMENT && is_linear(o.seg_kind[c as usize]) {
                         let r = self.find(first + c as u16);
                         self.nodes[r as usize].open += 1;
                     }
                 }
+                if qcell.is_empty() {
+                    self.add_frontier_edge(q, side.opposite(), o.edges[side.index()].reversed());
+                }
                 continue;
             }
             let pt = self.tiles[other as usize];
-            let odef = cat.def(pt.kind);
             let oo = cat.oriented(pt.kind, pt.placement.rotation());
-            let theirs = |k: usize| oo.pos_segment[Pos::on_side(side.opposite(), 2 - k).0 as usize];
-            if abbey || odef.shape == Shape::Abbey {
-                // SPEC ABBEY-03: the abbey closes what faces it; nothing joins across.
-                let (seg, base) = if abbey {
-                    (theirs(1), pt.first_segment)
-                } else {
-                    (mine(1), first)
-                };
-                if seg != NO_SEGMENT {
-                    let kind = self.nodes[(base + seg as u16) as usize].kind;
-                    if abbey && matches!(kind, SegmentKind::Road | SegmentKind::City) {
-                        let r = self.find(base + seg as u16);
+            let opp = side.opposite();
+            if abbey || oo.abbey {
+                // The abbey closes what faces it; nothing joins across.
+                if abbey {
+                    let seg = oo.pos_segment[Pos::on_side(opp, 1).0 as usize];
+                    if seg != NO_SEGMENT && is_linear(oo.seg_kind[seg as usize]) {
+                        let r = self.find(pt.first_segment + seg as u16);
                         self.nodes[r as usize].open -= 1;
-                        touch(r, &mut nt);
+                        closed[n_closed] = r;
+                        n_closed += 1;
                     }
                 }
                 continue;
             }
-            self.join_edge(first, mine, pt.first_segment, theirs, &mut touch, &mut nt);
+            let mine = |k: usize| o.pos_segment[Pos::on_side(side, k).0 as usize];
+            let theirs = |k: usize| oo.pos_segment[Pos::on_side(opp, 2 - k).0 as usize];
+            self.join_edge(first, mine, pt.first_segment, theirs);
         }
         if let Some(c) = long {
             let other = self.grid.tile_at_side(s, c.complement().legs()[0]);
             let mine = |k: usize| o.pos_segment[Pos::on_long(k).0 as usize];
             if other == EMPTY {
                 let cseg = mine(1);
-                if cseg != NO_SEGMENT
-                    && matches!(
-                        def.segments[cseg as usize].kind,
-                        SegmentKind::Road | SegmentKind::City
-                    )
-                {
+                if cseg != NO_SEGMENT && is_linear(o.seg_kind[cseg as usize]) {
                     let r = self.find(first + cseg as u16);
                     self.nodes[r as usize].open += 1;
                 }
@@ -470,99 +491,85 @@ impl Board {
                 let pt = self.tiles[other as usize];
                 let oo = cat.oriented(pt.kind, pt.placement.rotation());
                 let theirs = |k: usize| oo.pos_segment[Pos::on_long(2 - k).0 as usize];
-                self.join_edge(first, mine, pt.first_segment, theirs, &mut touch, &mut nt);
+                self.join_edge(first, mine, pt.first_segment, theirs);
             }
         }
-        // Grid and frontier.
-        {
-            let cell = self.grid.get_mut(s);
-            for &side in sides {
-                cell.by_side[side.index()] = t as u8;
-            }
-            let slot = cell.frontier;
-            cell.frontier = 0;
-            if slot != 0 {
-                self.remove_frontier(slot as usize - 1);
-            }
-        }
+        // The space itself.
+        let cell = self.grid.get_mut(s);
         for &side in sides {
-            let q = s.step(side);
-            if !self.grid.get(q).is_empty() {
-                continue;
-            }
-            let want = o.edges[side.index()].reversed();
-            let back = side.opposite().index() as u32 * 8;
-            let slot = self.grid.get(q).frontier;
-            let fs = if slot == 0 {
-                self.frontier.push(FrontierSpace {
-                    space: q,
-                    want: 0,
-                    mask: 0,
-                });
-                self.grid.get_mut(q).frontier = self.frontier.len() as u16;
-                self.frontier.last_mut().expect("just pushed")
-            } else {
-                &mut self.frontier[slot as usize - 1]
-            };
-            if want != Edge::ANY {
-                fs.want |= (want.0 as u32) << back;
-                fs.mask |= 0xFF << back;
+            cell.by_side[side.index()] = t as u8;
+        }
+        let slot = cell.frontier;
+        cell.frontier = 0;
+        if slot != 0 {
+            self.remove_frontier(slot as usize - 1);
+        }
+        // Completed roads and cities. Every feature whose open ends changed was joined to one of this tile's
+        // segments, except those an abbey closed.
+        for i in 0..o.n_segments as usize {
+            if is_linear(o.seg_kind[i]) {
+                let r = self.find(first + i as u16);
+                self.mark_if_complete(r, completed, start_len);
             }
         }
-        // Completed roads and cities: every root this placement touched, plus the tile's own segments.
-        for i in 0..def.segments.len() {
-            touch(self.find(first + i as u16), &mut nt);
-        }
-        for &r in &touched[..nt] {
+        for &r in &closed[..n_closed] {
             let r = self.find(r);
-            let n = &self.nodes[r as usize];
-            if !n.complete
-                && n.open == 0
-                && matches!(n.kind, SegmentKind::Road | SegmentKind::City)
-                && !completed[start_len..].contains(&SegmentId(r))
-            {
-                self.nodes[r as usize].complete = true;
-                completed.push(SegmentId(r));
+            self.mark_if_complete(r, completed, start_len);
+        }
+        // Monasteries in the 3x3 block around the new tile (SPEC BASE-08, HALF-12), ordered by space.
+        if !self.open_monasteries.is_empty() {
+            let from = completed.len();
+            let mut i = 0;
+            while i < self.open_monasteries.len() {
+                let (ms, m) = self.open_monasteries[i];
+                if (ms.x - s.x).abs() <= 1 && (ms.y - s.y).abs() <= 1 && self.filled_neighbours(ms) == 8 {
+                    self.open_monasteries.swap_remove(i);
+                    self.nodes[m as usize].complete = true;
+                    completed.push(SegmentId(m));
+                } else {
+                    i += 1;
+                }
+            }
+            if completed.len() - from > 1 {
+                let (tiles, nodes) = (&self.tiles, &self.nodes);
+                completed[from..].sort_by_key(|c| {
+                    let n = nodes[c.0 as usize];
+                    (tiles[n.tile as usize].space, n.tile)
+                });
             }
         }
-        // Monasteries in the 3x3 block around the new tile (SPEC BASE-08, HALF-12).
-        let mut i = 0;
-        while i < self.open_monasteries.len() {
-            let m = self.open_monasteries[i];
-            let ms = self.tiles[self.nodes[m as usize].tile as usize].space;
-            if (ms.x - s.x).abs() <= 1 && (ms.y - s.y).abs() <= 1 && self.filled_neighbours(ms) == 8
-            {
-                self.open_monasteries.swap_remove(i);
-                self.nodes[m as usize].complete = true;
-                completed.push(SegmentId(m));
-            } else {
-                i += 1;
-            }
+    }
+
+    #[inline]
+    fn mark_if_complete(&mut self, r: u16, completed: &mut Vec<SegmentId>, start_len: usize) {
+        let n = &mut self.nodes[r as usize];
+        if !n.complete && n.open == 0 && !completed[start_len..].contains(&SegmentId(r)) {
+            n.complete = true;
+            completed.push(SegmentId(r));
         }
-        let mons = completed[start_len..]
-            .iter()
-            .position(|c| self.nodes[c.0 as usize].kind == SegmentKind::Monastery);
-        if let Some(from) = mons {
-            let tiles = &self.tiles;
-            let nodes = &self.nodes;
-            completed[start_len + from..].sort_by_key(|c| {
-                let n = nodes[c.0 as usize];
-                (tiles[n.tile as usize].space, n.tile)
-            });
+    }
+
+    /// Record that the empty space `q` now faces an edge on its side `side` that demands `want` of a square tile.
+    #[inline]
+    fn add_frontier_edge(&mut self, q: Space, side: Side, want: Edge) {
+        let back = side.index() as u32 * 8;
+        let cell = self.grid.get_mut(q);
+        let fs = if cell.frontier == 0 {
+            self.frontier.push(FrontierSpace { space: q, want: 0, mask: 0 });
+            cell.frontier = self.frontier.len() as u16;
+            self.frontier.last_mut().expect("just pushed")
+        } else {
+            &mut self.frontier[cell.frontier as usize - 1]
+        };
+        if want != Edge::ANY {
+            fs.want |= (want.0 as u32) << back;
+            fs.mask |= 0xFF << back;
         }
     }
 
     /// Join the three positions of an edge with the three positions of the edge it faces: halves for fields,
     /// centres for roads and cities (a city side is one join). The facing feature's open end there is closed.
-    fn join_edge(
-        &mut self,
-        first: u16,
-        mine: impl Fn(usize) -> u8,
-        their_first: u16,
-        theirs: impl Fn(usize) -> u8,
-        touch: &mut impl FnMut(u16, &mut usize),
-        nt: &mut usize,
-    ) {
+    fn join_edge(&mut self, first: u16, mine: impl Fn(usize) -> u8, their_first: u16, theirs: impl Fn(usize) -> u8) {
         for k in 0..3 {
             let (a, b) = (mine(k), theirs(k));
             if a == NO_SEGMENT || b == NO_SEGMENT {
@@ -578,8 +585,7 @@ impl Board {
                 let rb = self.find(b);
                 self.nodes[rb as usize].open -= 1;
             }
-            let r = self.union(a, b);
-            touch(r, nt);
+            self.union(a, b);
         }
     }
 
@@ -593,10 +599,7 @@ impl Board {
 
     /// Number of the 8 spaces around `s` that hold at least one tile.
     pub fn filled_neighbours(&self, s: Space) -> u32 {
-        s.neighbourhood()
-            .iter()
-            .filter(|&&q| self.grid.get(q).is_filled())
-            .count() as u32
+        s.neighbourhood().iter().filter(|&&q| self.grid.get(q).is_filled()).count() as u32
     }
 
     /// The root of a segment's feature.
@@ -695,18 +698,30 @@ impl Board {
     /// Distinct tiles and distinct spaces covered by a feature.
     pub fn tiles_and_spaces(&self, s: SegmentId) -> (u16, u16) {
         let mut tiles = [0u64; 4];
-        let mut spaces: Vec<Space> = Vec::new();
-        let (mut nt, mut ns) = (0u16, 0u16);
+        let mut nt = 0u16;
         for m in self.members(s) {
             let t = self.nodes[m.0 as usize].tile as usize;
             if tiles[t / 64] & (1 << (t % 64)) == 0 {
                 tiles[t / 64] |= 1 << (t % 64);
                 nt += 1;
-                let sp = self.tiles[t].space;
-                if !spaces.contains(&sp) {
-                    spaces.push(sp);
-                    ns += 1;
-                }
+            }
+        }
+        if !self.has_triangles {
+            return (nt, nt);
+        }
+        // Two triangles of one space count once: count each tile whose space no lower-numbered member tile shares.
+        let mut ns = 0u16;
+        for t in 0..self.tiles.len() {
+            if tiles[t / 64] & (1 << (t % 64)) == 0 {
+                continue;
+            }
+            let sp = self.tiles[t].space;
+            let shared = self.grid.get(sp).by_side.iter().any(|&u| {
+                let u = u as usize;
+                u != EMPTY as usize && u < t && tiles[u / 64] & (1 << (u % 64)) != 0
+            });
+            if !shared {
+                ns += 1;
             }
         }
         (nt, ns)
@@ -730,12 +745,7 @@ impl Board {
     }
 
     /// The roots of the completed cities a field borders, each once (SPEC BASE-16).
-    pub fn completed_cities_of_field(
-        &self,
-        cat: &Catalogue,
-        field: SegmentId,
-        out: &mut Vec<SegmentId>,
-    ) {
+    pub fn completed_cities_of_field(&self, cat: &Catalogue, field: SegmentId, out: &mut Vec<SegmentId>) {
         out.clear();
         for m in self.members(field) {
             let n = self.nodes[m.0 as usize];
@@ -751,9 +761,7 @@ impl Board {
 
     /// The roots of every feature, each once, in segment order.
     pub fn roots(&self) -> impl Iterator<Item = SegmentId> + '_ {
-        (0..self.nodes.len() as u16)
-            .filter(|&i| self.nodes[i as usize].parent == i)
-            .map(SegmentId)
+        (0..self.nodes.len() as u16).filter(|&i| self.nodes[i as usize].parent == i).map(SegmentId)
     }
 
     /// Rough heap bytes held (for the state-size report).
@@ -762,8 +770,14 @@ impl Board {
             + self.tiles.capacity() * std::mem::size_of::<PlacedTile>()
             + self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.frontier.capacity() * std::mem::size_of::<FrontierSpace>()
-            + self.open_monasteries.capacity() * 2
+            + self.open_monasteries.capacity() * 6
     }
+}
+
+/// Roads and cities have open ends; other kinds do not.
+#[inline]
+fn is_linear(k: SegmentKind) -> bool {
+    matches!(k, SegmentKind::Road | SegmentKind::City)
 }
 
 fn sides_of(c: Corner) -> &'static [Side] {

@@ -44,15 +44,7 @@ impl SegmentKind {
 
     /// Inverse of [`SegmentKind::name`].
     pub fn from_name(s: &str) -> Option<SegmentKind> {
-        [
-            Self::Road,
-            Self::City,
-            Self::Field,
-            Self::Monastery,
-            Self::Crop,
-        ]
-        .into_iter()
-        .find(|k| k.name() == s)
+        [Self::Road, Self::City, Self::Field, Self::Monastery, Self::Crop].into_iter().find(|k| k.name() == s)
     }
 }
 
@@ -206,9 +198,7 @@ impl TileDef {
 
     /// Whether the tile has a monastery (or is an abbey).
     pub fn has_monastery(&self) -> bool {
-        self.segments
-            .iter()
-            .any(|s| s.kind == SegmentKind::Monastery)
+        self.segments.iter().any(|s| s.kind == SegmentKind::Monastery)
     }
 
     /// The edge letters N E S W (`C`, `R`, `F`, `*`), for display.
@@ -283,17 +273,9 @@ impl TileSet {
     /// # Errors
     /// A [`CatalogueError`] naming the tile and the problem.
     pub fn from_toml(text: &str, origin: &str) -> Result<TileSet, CatalogueError> {
-        let file: SetFile = toml::from_str(text).map_err(|e| CatalogueError::Syntax {
-            origin: origin.to_string(),
-            message: e.to_string(),
-        })?;
-        TileSet::from_entries(
-            &file.set,
-            &file.name,
-            file.start.as_deref(),
-            &file.tile,
-            origin,
-        )
+        let file: SetFile = toml::from_str(text)
+            .map_err(|e| CatalogueError::Syntax { origin: origin.to_string(), message: e.to_string() })?;
+        TileSet::from_entries(&file.set, &file.name, file.start.as_deref(), &file.tile, origin)
     }
 
     /// Validate a list of entries as a set.
@@ -307,11 +289,7 @@ impl TileSet {
         entries: &[TileEntry],
         origin: &str,
     ) -> Result<TileSet, CatalogueError> {
-        if set.is_empty()
-            || !set
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
+        if set.is_empty() || !set.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
             return Err(CatalogueError::Set {
                 origin: origin.into(),
                 message: format!("set id `{set}` must be non-empty letters, digits, `-` or `_`"),
@@ -337,10 +315,7 @@ impl TileSet {
             None => None,
             Some(s) => {
                 let full = format!("{set}/{s}");
-                if !tiles
-                    .iter()
-                    .any(|t| t.id == full && t.shape == Shape::Square)
-                {
+                if !tiles.iter().any(|t| t.id == full && t.shape == Shape::Square) {
                     return Err(CatalogueError::Set {
                         origin: origin.into(),
                         message: format!("start tile `{s}` is not a square tile of this set"),
@@ -349,12 +324,7 @@ impl TileSet {
                 Some(full)
             }
         };
-        Ok(TileSet {
-            id: set.into(),
-            name: name.into(),
-            start,
-            tiles,
-        })
+        Ok(TileSet { id: set.into(), name: name.into(), start, tiles })
     }
 
     /// Number of tiles (copies) in the set.
@@ -391,11 +361,7 @@ pub fn builtin_set_ids() -> impl Iterator<Item = &'static str> {
 /// Resolve a set name or alias to a built-in set id.
 pub fn canonical_set_id(name: &str) -> Option<&'static str> {
     let n = name.trim().to_ascii_lowercase();
-    BUILTIN
-        .iter()
-        .map(|b| b.0)
-        .find(|id| *id == n)
-        .or_else(|| ALIASES.iter().find(|a| a.0 == n).map(|a| a.1))
+    BUILTIN.iter().map(|b| b.0).find(|id| *id == n).or_else(|| ALIASES.iter().find(|a| a.0 == n).map(|a| a.1))
 }
 
 /// Load a built-in set by id or alias (`base`, `pd`/`princess-dragon`, `cc`/`crop-circles`, `am`/`abbey-mayor`).
@@ -404,10 +370,7 @@ pub fn canonical_set_id(name: &str) -> Option<&'static str> {
 /// [`CatalogueError::UnknownSet`] for an unknown name; a data error would be a bug caught by the tests.
 pub fn builtin_set(name: &str) -> Result<TileSet, CatalogueError> {
     let id = canonical_set_id(name).ok_or_else(|| CatalogueError::UnknownSet(name.to_string()))?;
-    let (_, file, text) = BUILTIN
-        .iter()
-        .find(|b| b.0 == id)
-        .expect("id comes from the table");
+    let (_, file, text) = BUILTIN.iter().find(|b| b.0 == id).expect("id comes from the table");
     TileSet::from_toml(text, file)
 }
 
@@ -430,7 +393,18 @@ pub(crate) struct Oriented {
     pub seg_positions: Vec<u16>,
     /// Smallest rotation giving the same layout.
     pub canonical: Rotation,
+    /// Number of segments.
+    pub n_segments: u8,
+    /// Each segment's kind (a compact copy of the definition, for the hot path).
+    pub seg_kind: [SegmentKind; MAX_SEGMENTS],
+    /// Each segment's pennants.
+    pub seg_pennants: [u8; MAX_SEGMENTS],
+    /// Whether this is an abbey.
+    pub abbey: bool,
 }
+
+/// Most segments a tile may have.
+pub const MAX_SEGMENTS: usize = 16;
 
 /// No segment at this position.
 pub(crate) const NO_SEGMENT: u8 = 0xFF;
@@ -453,10 +427,7 @@ impl Catalogue {
         let mut by_id = HashMap::new();
         for set in sets {
             for t in &set.tiles {
-                if by_id
-                    .insert(t.id.clone(), TileKind(defs.len() as u16))
-                    .is_some()
-                {
+                if by_id.insert(t.id.clone(), TileKind(defs.len() as u16)).is_some() {
                     return Err(CatalogueError::Set {
                         origin: set.id.clone(),
                         message: format!("tile id `{}` appears in two sets", t.id),
@@ -469,19 +440,11 @@ impl Catalogue {
         for d in &defs {
             let rots: Vec<Oriented> = Rotation::ALL.iter().map(|&r| orient(d, r)).collect();
             for (i, mut o) in rots.clone().into_iter().enumerate() {
-                o.canonical = Rotation::from_index(
-                    (0..=i)
-                        .find(|&j| same_layout(d, &rots[j], &rots[i]))
-                        .unwrap_or(i),
-                );
+                o.canonical = Rotation::from_index((0..=i).find(|&j| same_layout(d, &rots[j], &rots[i])).unwrap_or(i));
                 oriented.push(o);
             }
         }
-        Ok(Catalogue {
-            defs,
-            oriented,
-            by_id,
-        })
+        Ok(Catalogue { defs, oriented, by_id })
     }
 
     /// The definition of a kind.
@@ -624,10 +587,13 @@ fn orient(d: &TileDef, r: Rotation) -> Oriented {
         }
         seg_positions.push(m);
     }
-    let signature = edges
-        .iter()
-        .enumerate()
-        .fold(0u32, |acc, (i, e)| acc | (e.0 as u32) << (8 * i));
+    let signature = edges.iter().enumerate().fold(0u32, |acc, (i, e)| acc | (e.0 as u32) << (8 * i));
+    let mut seg_kind = [SegmentKind::Crop; MAX_SEGMENTS];
+    let mut seg_pennants = [0; MAX_SEGMENTS];
+    for (i, seg) in d.segments.iter().enumerate() {
+        seg_kind[i] = seg.kind;
+        seg_pennants[i] = seg.pennants;
+    }
     Oriented {
         edges,
         signature,
@@ -635,6 +601,10 @@ fn orient(d: &TileDef, r: Rotation) -> Oriented {
         pos_segment,
         seg_positions,
         canonical: r,
+        n_segments: d.segments.len() as u8,
+        seg_kind,
+        seg_pennants,
+        abbey: d.shape == Shape::Abbey,
     }
 }
 
@@ -667,8 +637,7 @@ fn same_layout(d: &TileDef, a: &Oriented, b: &Oriented) -> bool {
             && s.pennants == t.pennants
             && s.princess == t.princess
             && cs == ct
-            && s.end.map(|e| matches!(e, RoadEnd::CityGate(_)))
-                == t.end.map(|e| matches!(e, RoadEnd::CityGate(_)))
+            && s.end.map(|e| matches!(e, RoadEnd::CityGate(_))) == t.end.map(|e| matches!(e, RoadEnd::CityGate(_)))
             && s.inside.map(|c| map[c as usize]) == t.inside
     })
 }

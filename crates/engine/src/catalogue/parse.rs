@@ -2,9 +2,7 @@
 
 use thiserror::Error;
 
-use super::{
-    CropType, RoadEnd, Segment, SegmentKind, Shape, Symbol, TileDef, TileEntry, terrain_of,
-};
+use super::{CropType, RoadEnd, Segment, SegmentKind, Shape, Symbol, TileDef, TileEntry, terrain_of};
 use crate::geom::{Edge, Pos, Side, Terrain};
 
 /// Why a tile set could not be loaded.
@@ -63,9 +61,8 @@ fn parse_segment(line: &str, shape: Shape) -> Result<Raw, String> {
         Some(_) => return Err(format!("segment `{line}`: empty label after `:`")),
         None => (head, None),
     };
-    let kind = SegmentKind::from_name(kind_name).ok_or_else(|| {
-        format!("segment `{line}`: unknown kind `{kind_name}` (road, city, field, monastery, crop)")
-    })?;
+    let kind = SegmentKind::from_name(kind_name)
+        .ok_or_else(|| format!("segment `{line}`: unknown kind `{kind_name}` (road, city, field, monastery, crop)"))?;
     let mut raw = Raw {
         kind,
         label,
@@ -82,20 +79,14 @@ fn parse_segment(line: &str, shape: Shape) -> Result<Raw, String> {
         if let Some((key, value)) = w.split_once('=') {
             match (kind, key) {
                 (SegmentKind::City, "pennants") => {
-                    raw.pennants = value
-                        .parse()
-                        .map_err(|_| format!("segment `{line}`: pennants must be a small number"))?
+                    raw.pennants =
+                        value.parse().map_err(|_| format!("segment `{line}`: pennants must be a small number"))?
                 }
-                (SegmentKind::Field, "cities") => {
-                    raw.cities = value.split(',').map(str::to_string).collect()
-                }
+                (SegmentKind::Field, "cities") => raw.cities = value.split(',').map(str::to_string).collect(),
                 (SegmentKind::Road, "end") => raw.end = Some(value.to_string()),
                 (SegmentKind::Monastery, "in") => raw.inside = Some(value.to_string()),
                 _ => {
-                    return Err(format!(
-                        "segment `{line}`: a {} has no option `{key}`",
-                        kind.name()
-                    ));
+                    return Err(format!("segment `{line}`: a {} has no option `{key}`", kind.name()));
                 }
             }
             continue;
@@ -106,17 +97,9 @@ fn parse_segment(line: &str, shape: Shape) -> Result<Raw, String> {
             (SegmentKind::Field, "inner") => inner = true,
             (SegmentKind::Road | SegmentKind::City, s) if SIDE_NAMES.contains(&s) => {
                 let side = SIDE_NAMES.iter().position(|n| *n == s).expect("checked");
-                let range = if kind == SegmentKind::City {
-                    0..3
-                } else {
-                    1..2
-                };
+                let range = if kind == SegmentKind::City { 0..3 } else { 1..2 };
                 for k in range {
-                    let p = if side == 4 {
-                        Pos::on_long(k)
-                    } else {
-                        Pos::on_side(Side::from_index(side), k)
-                    };
+                    let p = if side == 4 { Pos::on_long(k) } else { Pos::on_side(Side::from_index(side), k) };
                     raw.positions |= p.bit();
                 }
             }
@@ -129,36 +112,24 @@ fn parse_segment(line: &str, shape: Shape) -> Result<Raw, String> {
                 }
             },
             _ => {
-                return Err(format!(
-                    "segment `{line}`: `{w}` is not a side or option of a {}",
-                    kind.name()
-                ));
+                return Err(format!("segment `{line}`: `{w}` is not a side or option of a {}", kind.name()));
             }
         }
     }
     match kind {
         SegmentKind::Road | SegmentKind::City if raw.positions == 0 => {
-            return Err(format!(
-                "segment `{line}`: a {} must touch at least one side",
-                kind.name()
-            ));
+            return Err(format!("segment `{line}`: a {} must touch at least one side", kind.name()));
         }
         SegmentKind::Field if raw.positions == 0 && !inner => {
-            return Err(format!(
-                "segment `{line}`: a field must name its half positions, or be `inner`"
-            ));
+            return Err(format!("segment `{line}`: a field must name its half positions, or be `inner`"));
         }
         SegmentKind::Field if raw.positions != 0 && inner => {
-            return Err(format!(
-                "segment `{line}`: an `inner` field touches no position"
-            ));
+            return Err(format!("segment `{line}`: an `inner` field touches no position"));
         }
         _ => {}
     }
     if shape != Shape::Triangle && raw.positions >> 12 != 0 {
-        return Err(format!(
-            "segment `{line}`: only a triangle has a long side (L, La, Lb)"
-        ));
+        return Err(format!("segment `{line}`: only a triangle has a long side (L, La, Lb)"));
     }
     if shape == Shape::Triangle {
         let legs_and_long = Side::N.index() * 3..Side::E.index() * 3 + 3;
@@ -211,18 +182,13 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
         Some("abbey") => Shape::Abbey,
         Some(o) => return Err(format!("unknown shape `{o}` (square, triangle, abbey)")),
     };
-    let symbols = e
-        .symbols
-        .iter()
-        .map(|s| parse_symbol(s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let raws = e
-        .segments
-        .iter()
-        .map(|l| parse_segment(l, shape))
-        .collect::<Result<Vec<_>, _>>()?;
+    let symbols = e.symbols.iter().map(|s| parse_symbol(s)).collect::<Result<Vec<_>, _>>()?;
+    let raws = e.segments.iter().map(|l| parse_segment(l, shape)).collect::<Result<Vec<_>, _>>()?;
     if raws.is_empty() {
         return Err("a tile needs at least one segment".into());
+    }
+    if raws.len() > super::MAX_SEGMENTS {
+        return Err(format!("{} segments; a tile may have at most {}", raws.len(), super::MAX_SEGMENTS));
     }
 
     // Labels.
@@ -267,11 +233,7 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
     let mut segments: Vec<Segment> = Vec::with_capacity(raws.len());
     for (i, r) in raws.iter().enumerate() {
         let what = format!("segment {} ({})", i + 1, e.segments[i]);
-        let cities = r
-            .cities
-            .iter()
-            .map(|c| city(c, &what))
-            .collect::<Result<Vec<_>, _>>()?;
+        let cities = r.cities.iter().map(|c| city(c, &what)).collect::<Result<Vec<_>, _>>()?;
         let end = match r.end.as_deref() {
             None => None,
             Some("monastery") => Some(RoadEnd::Monastery),
@@ -290,17 +252,13 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
         let inside = r.inside.as_deref().map(|l| city(l, &what)).transpose()?;
         let sides = (0..5).filter(|s| r.positions & (7 << (3 * s)) != 0).count();
         if r.kind == SegmentKind::Road && sides == 1 && end.is_none() {
-            return Err(format!(
-                "{what}: a road touching one side must say where it ends (end=…)"
-            ));
+            return Err(format!("{what}: a road touching one side must say where it ends (end=…)"));
         }
         if r.kind == SegmentKind::Road
             && end == Some(RoadEnd::Monastery)
             && !raws.iter().any(|x| x.kind == SegmentKind::Monastery)
         {
-            return Err(format!(
-                "{what}: the road ends at a monastery, but the tile has none"
-            ));
+            return Err(format!("{what}: the road ends at a monastery, but the tile has none"));
         }
         segments.push(Segment {
             kind: r.kind,
@@ -324,11 +282,7 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
         }
         edges = [Edge::ANY; 4];
     } else {
-        let sides: &[usize] = if shape == Shape::Triangle {
-            &[0, 1, 4]
-        } else {
-            &[0, 1, 2, 3]
-        };
+        let sides: &[usize] = if shape == Shape::Triangle { &[0, 1, 4] } else { &[0, 1, 2, 3] };
         for &s in sides {
             let at = |k: usize| -> usize { s * 3 + k };
             let name = SIDE_NAMES[s];
@@ -337,13 +291,9 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
                 // A field side: both halves must be fields; the centre belongs to the first half's field.
                 let (a, b) = (owner[at(0)], owner[at(2)]);
                 if a == u8::MAX || b == u8::MAX {
-                    return Err(format!(
-                        "side {name} is not fully covered: every half needs a field, road or city"
-                    ));
+                    return Err(format!("side {name} is not fully covered: every half needs a field, road or city"));
                 }
-                if segments[a as usize].kind != SegmentKind::Field
-                    || segments[b as usize].kind != SegmentKind::Field
-                {
+                if segments[a as usize].kind != SegmentKind::Field || segments[b as usize].kind != SegmentKind::Field {
                     return Err(format!(
                         "side {name}: a side without a road or city centre must be field on both halves"
                     ));
@@ -355,10 +305,7 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
                 for k in [0, 2] {
                     let o = owner[at(k)];
                     if o == u8::MAX {
-                        return Err(format!(
-                            "side {name}: half {} is not covered",
-                            Pos(at(k) as u8).name()
-                        ));
+                        return Err(format!("side {name}: half {} is not covered", Pos(at(k) as u8).name()));
                     }
                     let ok = match c {
                         SegmentKind::City => o == centre,
@@ -368,18 +315,12 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
                         return Err(format!(
                             "side {name}: a {} centre needs {} on both halves",
                             c.name(),
-                            if c == SegmentKind::City {
-                                "the same city"
-                            } else {
-                                "fields"
-                            }
+                            if c == SegmentKind::City { "the same city" } else { "fields" }
                         ));
                     }
                 }
             }
-            let t = |k: usize| {
-                terrain_of(segments[owner[at(k)] as usize].kind).unwrap_or(Terrain::Field)
-            };
+            let t = |k: usize| terrain_of(segments[owner[at(k)] as usize].kind).unwrap_or(Terrain::Field);
             let edge = Edge::new(t(0), t(1), t(2));
             if s == 4 {
                 long_edge = edge;
@@ -402,9 +343,7 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
             _ => letters.clone(),
         };
         if decl_cmp != ours {
-            return Err(format!(
-                "declared edges `{decl}` but the segments give `{ours}`"
-            ));
+            return Err(format!("declared edges `{decl}` but the segments give `{ours}`"));
         }
     }
     Ok(TileDef {
@@ -440,16 +379,7 @@ mod tests {
 
     #[test]
     fn a_good_tile_loads() {
-        let d = tile(
-            "t",
-            &entry(&[
-                "city:A N",
-                "road E W",
-                "field En Wn cities=A",
-                "field Es Se Sw Ws",
-            ]),
-        )
-        .unwrap();
+        let d = tile("t", &entry(&["city:A N", "road E W", "field En Wn cities=A", "field Es Se Sw Ws"])).unwrap();
         assert_eq!(d.edge_letters(), "CRFR");
         assert_eq!(d.segments[2].cities, vec![0]);
     }
@@ -457,9 +387,7 @@ mod tests {
     #[test]
     fn errors_name_the_problem() {
         let err = |segs: &[&str]| tile("t", &entry(segs)).unwrap_err();
-        assert!(
-            err(&["city:A N", "road E W", "field En Wn cities=A"]).contains("not fully covered")
-        );
+        assert!(err(&["city:A N", "road E W", "field En Wn cities=A"]).contains("not fully covered"));
         assert!(err(&["city:A N E S W", "road N"]).contains("claimed"));
         assert!(err(&["town N E S W"]).contains("unknown kind"));
         assert!(err(&["city:A N E S W", "field inner cities=B"]).contains("labels no segment"));

@@ -304,11 +304,7 @@ impl Game {
             discarded: 0,
             turn: 1,
         };
-        g.steps.push(if g.stack.is_empty() {
-            Step::EndTurn
-        } else {
-            Step::Draw
-        });
+        g.steps.push(if g.stack.is_empty() { Step::EndTurn } else { Step::Draw });
         g.advance();
         g
     }
@@ -386,12 +382,7 @@ impl Game {
         for k in &self.stack {
             counts[k.0 as usize] += 1;
         }
-        counts
-            .into_iter()
-            .enumerate()
-            .filter(|(_, c)| *c > 0)
-            .map(|(k, c)| (TileKind(k as u16), c))
-            .collect()
+        counts.into_iter().enumerate().filter(|(_, c)| *c > 0).map(|(k, c)| (TileKind(k as u16), c)).collect()
     }
 
     /// Replace the order of the remaining stack (for determinization: an AI samples an order it cannot see).
@@ -424,22 +415,12 @@ impl Game {
     pub fn decision(&self) -> Decision {
         let p = Actor::Player(self.active);
         match self.step() {
-            Step::Draw => Decision {
-                actor: Actor::Chance,
-                kind: DecisionKind::Draw,
-            },
-            Step::PlaceTile(tile) => Decision {
-                actor: p,
-                kind: DecisionKind::PlaceTile { tile },
-            },
-            Step::Phase2 => Decision {
-                actor: p,
-                kind: DecisionKind::Phase2,
-            },
-            Step::GameOver | Step::Score | Step::EndTurn => Decision {
-                actor: Actor::Nobody,
-                kind: DecisionKind::GameOver,
-            },
+            Step::Draw => Decision { actor: Actor::Chance, kind: DecisionKind::Draw },
+            Step::PlaceTile(tile) => Decision { actor: p, kind: DecisionKind::PlaceTile { tile } },
+            Step::Phase2 => Decision { actor: p, kind: DecisionKind::Phase2 },
+            Step::GameOver | Step::Score | Step::EndTurn => {
+                Decision { actor: Actor::Nobody, kind: DecisionKind::GameOver }
+            }
         }
     }
 
@@ -457,22 +438,13 @@ impl Game {
         out.clear();
         match self.step() {
             Step::Draw => {
-                out.extend(
-                    self.chance_outcomes()
-                        .into_iter()
-                        .map(|(k, _)| Action::Draw(k)),
-                );
+                out.extend(self.chance_outcomes().into_iter().map(|(k, _)| Action::Draw(k)));
             }
             Step::PlaceTile(tile) => {
-                self.board
-                    .for_each_square_placement(self.catalogue(), tile, |space, rotation| {
-                        out.push(Action::Place {
-                            tile,
-                            space,
-                            rotation,
-                        });
-                        false
-                    });
+                self.board.for_each_square_placement(self.catalogue(), tile, |space, rotation| {
+                    out.push(Action::Place { tile, space, rotation });
+                    false
+                });
             }
             Step::Phase2 => {
                 self.phase2_actions(out);
@@ -494,15 +466,8 @@ impl Game {
             if s.kind == SegmentKind::Crop {
                 continue;
             }
-            if self
-                .board
-                .meeples_on(SegmentId(pt.first_segment + i as u16))
-                == 0
-            {
-                out.push(Action::Deploy {
-                    meeple: MeepleKind::Normal,
-                    segment: i as u8,
-                });
+            if self.board.meeples_on(SegmentId(pt.first_segment + i as u16)) == 0 {
+                out.push(Action::Deploy { meeple: MeepleKind::Normal, segment: i as u8 });
             }
         }
     }
@@ -510,8 +475,13 @@ impl Game {
     /// A uniformly random legal action for the pending decision; a chance step takes the top of the (already
     /// shuffled) stack. `buf` is scratch space, reused so a playout does not allocate. `None` when the game is over.
     pub fn random_action(&self, rng: &mut impl rand::Rng, buf: &mut Vec<Action>) -> Option<Action> {
-        if self.step() == Step::Draw {
-            return self.next_draw().map(Action::Draw);
+        match self.step() {
+            Step::Draw => return self.next_draw().map(Action::Draw),
+            Step::PlaceTile(tile) => {
+                let (space, rotation) = self.board.random_square_placement(self.catalogue(), tile, rng)?;
+                return Some(Action::Place { tile, space, rotation });
+            }
+            _ => {}
         }
         self.legal_actions_into(buf);
         (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
@@ -540,14 +510,7 @@ impl Game {
                 }
             }
             (Step::Draw, _) => wrong("a tile draw"),
-            (
-                Step::PlaceTile(t),
-                Action::Place {
-                    tile,
-                    space,
-                    rotation,
-                },
-            ) => {
+            (Step::PlaceTile(t), Action::Place { tile, space, rotation }) => {
                 if tile != t {
                     let c = self.catalogue();
                     return Err(IllegalReason::WrongTile {
@@ -555,9 +518,7 @@ impl Game {
                         given: c.def(tile).id.clone(),
                     });
                 }
-                Ok(self
-                    .board
-                    .check(self.catalogue(), tile, space, Placement::Square(rotation))?)
+                Ok(self.board.check(self.catalogue(), tile, space, Placement::Square(rotation))?)
             }
             (Step::PlaceTile(_), _) => wrong("the drawn tile's placement"),
             (Step::Phase2, Action::Pass) => Ok(()),
@@ -565,21 +526,14 @@ impl Game {
                 let t = self.placed.expect("phase 2 follows a placement");
                 let pt = self.board.tile(t as usize);
                 let def = self.catalogue().def(pt.kind);
-                let seg = def
-                    .segments
-                    .get(segment as usize)
-                    .ok_or(IllegalReason::NoSuchSegment(segment))?;
+                let seg = def.segments.get(segment as usize).ok_or(IllegalReason::NoSuchSegment(segment))?;
                 if seg.kind == SegmentKind::Crop {
                     return Err(IllegalReason::CropCircle);
                 }
                 if self.supply[self.active.index()] == 0 {
                     return Err(IllegalReason::EmptySupply(meeple.name()));
                 }
-                if self
-                    .board
-                    .meeples_on(SegmentId(pt.first_segment + segment as u16))
-                    != 0
-                {
+                if self.board.meeples_on(SegmentId(pt.first_segment + segment as u16)) != 0 {
                     return Err(IllegalReason::Occupied);
                 }
                 Ok(())
@@ -596,8 +550,7 @@ impl Game {
     /// # Errors
     /// [`IllegalAction`] if the action is not legal now; the game is then unchanged.
     pub fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
-        self.check(a)
-            .map_err(|reason| IllegalAction { action: a, reason })?;
+        self.check(a).map_err(|reason| IllegalAction { action: a, reason })?;
         self.apply_unchecked(a);
         Ok(())
     }
@@ -619,11 +572,7 @@ impl Game {
         self.events.clear();
         match a {
             Action::Draw(k) => self.draw(k),
-            Action::Place {
-                tile,
-                space,
-                rotation,
-            } => {
+            Action::Place { tile, space, rotation } => {
                 let rotation = self.catalogue().canonical_rotation(tile, rotation);
                 let cfg = Arc::clone(&self.config);
                 self.completed.clear();
@@ -637,8 +586,7 @@ impl Game {
                 self.placed = Some((self.board.tiles().len() - 1) as u8);
                 self.steps.pop();
                 // The rest of the turn, last step first (SPEC TURN-03..08).
-                self.steps
-                    .extend([Step::EndTurn, Step::Score, Step::Phase2]);
+                self.steps.extend([Step::EndTurn, Step::Score, Step::Phase2]);
             }
             Action::Deploy { meeple, segment } => {
                 let t = self.placed.expect("phase 2 follows a placement") as usize;
@@ -654,21 +602,14 @@ impl Game {
     }
 
     fn draw(&mut self, k: TileKind) {
-        let i = self
-            .stack
-            .iter()
-            .rposition(|&x| x == k)
-            .expect("checked: the tile is in the stack");
+        let i = self.stack.iter().rposition(|&x| x == k).expect("checked: the tile is in the stack");
         self.stack.remove(i);
         if self.board.has_square_placement(self.catalogue(), k) {
             *self.steps.last_mut().expect("draw step") = Step::PlaceTile(k);
         } else {
             // BASE-05: the tile leaves the game; the same player draws again, unless the stack is empty.
             self.discarded += 1;
-            self.events.push(Event::Discarded {
-                player: self.active,
-                tile: k,
-            });
+            self.events.push(Event::Discarded { player: self.active, tile: k });
             if self.stack.is_empty() {
                 *self.steps.last_mut().expect("draw step") = Step::EndTurn;
             }
@@ -678,11 +619,7 @@ impl Game {
     fn deploy(&mut self, player: Player, kind: MeepleKind, seg: SegmentId) {
         self.supply[player.index()] -= 1;
         self.board.add_meeples(seg, 1);
-        self.meeples.push(PlacedMeeple {
-            player,
-            kind,
-            segment: seg,
-        });
+        self.meeples.push(PlacedMeeple { player, kind, segment: seg });
     }
 
     /// Return every meeple on the feature of `root` to its owner. Returns how many.
@@ -737,11 +674,7 @@ impl Game {
         let (t, local) = self.board.segment_tile(seg);
         let pt = self.board.tile(t);
         let c = self.catalogue();
-        (
-            pt.space,
-            c.def(pt.kind).id.clone(),
-            c.segment_name(pt.kind, pt.placement.rotation(), local),
-        )
+        (pt.space, c.def(pt.kind).id.clone(), c.segment_name(pt.kind, pt.placement.rotation(), local))
     }
 
     /// A rough size of the state in bytes: the struct plus what its vectors hold.

@@ -11,11 +11,7 @@ impl Game {
         let c = self.catalogue();
         match a {
             Action::Draw(k) => format!("draw {}", c.def(k).id),
-            Action::Place {
-                tile,
-                space,
-                rotation,
-            } => format!("place {} {} {}", c.def(tile).id, space, rotation),
+            Action::Place { tile, space, rotation } => format!("place {} {} {}", c.def(tile).id, space, rotation),
             Action::Deploy { meeple, segment } => {
                 let name = match self.placed {
                     Some(t) => {
@@ -36,15 +32,10 @@ impl Game {
     /// A [`ParseActionError`] saying what could not be read. Reading does not check legality beyond naming: use
     /// [`Game::apply`] for that.
     pub fn parse_action(&self, text: &str) -> Result<Action, ParseActionError> {
-        let err = |reason: String| ParseActionError {
-            text: text.to_string(),
-            reason,
-        };
+        let err = |reason: String| ParseActionError { text: text.to_string(), reason };
         let words: Vec<&str> = text.split_whitespace().collect();
         let tile = |id: &str| {
-            self.catalogue()
-                .by_id(id)
-                .ok_or_else(|| err(format!("no tile `{id}` in this game's tile sets")))
+            self.catalogue().by_id(id).ok_or_else(|| err(format!("no tile `{id}` in this game's tile sets")))
         };
         match words.as_slice() {
             ["draw", id] => Ok(Action::Draw(tile(id)?)),
@@ -55,10 +46,7 @@ impl Game {
             }),
             ["pass"] => Ok(Action::Pass),
             [kind, seg] if MeepleKind::ALL.iter().any(|m| m.name() == *kind) => {
-                let meeple = MeepleKind::ALL
-                    .into_iter()
-                    .find(|m| m.name() == *kind)
-                    .expect("checked");
+                let meeple = MeepleKind::ALL.into_iter().find(|m| m.name() == *kind).expect("checked");
                 let t = match (self.placed, self.steps.last()) {
                     (Some(t), Some(Step::Phase2)) => t,
                     _ => return Err(err("there is no tile placed this turn to deploy on".into())),
@@ -70,9 +58,7 @@ impl Game {
                     .ok_or_else(|| err(format!("the placed tile has no segment `{seg}`")))?;
                 Ok(Action::Deploy { meeple, segment })
             }
-            _ => Err(err(
-                "expected `draw TILE`, `place TILE X,Y rN`, `meeple SEGMENT` or `pass`".into(),
-            )),
+            _ => Err(err("expected `draw TILE`, `place TILE X,Y rN`, `meeple SEGMENT` or `pass`".into())),
         }
     }
 }

@@ -19,13 +19,7 @@ impl Game {
         if best == 0 {
             return Players(0);
         }
-        Players(
-            strength
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| **s == best)
-                .fold(0, |acc, (i, _)| acc | 1 << i),
-        )
+        Players(strength.iter().enumerate().filter(|(_, s)| **s == best).fold(0, |acc, (i, _)| acc | 1 << i))
     }
 
     fn award(&mut self, winners: Players, points: u32) {
@@ -87,12 +81,7 @@ impl Game {
             }
         }
         roots.sort_unstable();
-        let order = [
-            SegmentKind::Road,
-            SegmentKind::City,
-            SegmentKind::Monastery,
-            SegmentKind::Field,
-        ];
+        let order = [SegmentKind::Road, SegmentKind::City, SegmentKind::Monastery, SegmentKind::Field];
         let mut cities = Vec::new();
         for kind in order {
             for &root in &roots {
@@ -109,11 +98,7 @@ impl Game {
                         1 + self.board.filled_neighbours(self.board.tile(t).space)
                     }
                     SegmentKind::Field => {
-                        self.board.completed_cities_of_field(
-                            &self.config.catalogue,
-                            root,
-                            &mut cities,
-                        );
+                        self.board.completed_cities_of_field(&self.config.catalogue, root, &mut cities);
                         n_cities = cities.len() as u8;
                         3 * cities.len() as u32
                     }
