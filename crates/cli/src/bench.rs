@@ -21,7 +21,8 @@ pub(crate) struct BenchArgs {
     json: bool,
 }
 
-pub(crate) fn bench(a: &BenchArgs) -> Result<()> {
+pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
+    let mut out = String::new();
     anyhow::ensure!(a.games > 0, "--games must be at least 1");
     let config = Setup::new(2).prepare()?;
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -56,7 +57,7 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<()> {
     let clone_ns = t.elapsed().as_nanos() as f64 / clones as f64;
     let bytes = mid.state_bytes();
     if a.json {
-        println!(
+        outln!(out, 
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "games": a.games, "seconds": secs, "games_per_second": gps,
@@ -64,11 +65,11 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<()> {
             }))?
         );
     } else {
-        println!(
+        outln!(out, 
             "random 2-player base games (farmers included), 1 thread: {:.0} games/s ({} games in {:.2} s)",
             gps, a.games, secs
         );
-        println!("mid-game state (35 tiles placed): {bytes} bytes; clone: {clone_ns:.0} ns");
+        outln!(out, "mid-game state (35 tiles placed): {bytes} bytes; clone: {clone_ns:.0} ns");
     }
-    Ok(())
+    Ok(out)
 }

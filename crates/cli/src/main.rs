@@ -1,6 +1,15 @@
 //! `carc`: replay and check game records, list legal actions, show the tile catalogue, play random games, and
 //! measure the engine's speed.
 
+/// Append a line to an output string.
+macro_rules! outln {
+    ($out:expr) => {{ $out.push('\n'); }};
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        writeln!($out, $($arg)*).expect("writing to a String cannot fail");
+    }};
+}
+
 mod bench;
 mod describe;
 mod play;
@@ -97,7 +106,7 @@ pub(crate) fn read_record(path: &PathBuf) -> Result<Record> {
     Record::from_json(&text).with_context(|| format!("{} is not a usable record", path.display()))
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli) -> Result<String> {
     match cli.command {
         Command::Replay { file, json } => describe::replay(&file, json),
         Command::Legal { file, json } => describe::legal(&file, json),
@@ -105,13 +114,14 @@ fn run(cli: Cli) -> Result<()> {
         Command::Selfplay(a) => play::selfplay(&a),
         Command::Bench(a) => bench::bench(&a),
         Command::Rules => {
+            let mut out = String::new();
             for o in carcassonne::rules::OPTIONS {
-                println!("{:<34} {:<7} {:<45} {}", o.key, o.var, o.values.join(" | "), o.doc);
+                outln!(out, "{:<34} {:<7} {:<45} {}", o.key, o.var, o.values.join(" | "), o.doc);
             }
             for m in carcassonne::rules::Modules::NAMES {
-                println!("{:<34} {:<7} {:<45} module switch", format!("modules.{m}"), "", "false | true");
+                outln!(out, "{:<34} {:<7} {:<45} module switch", format!("modules.{m}"), "", "false | true");
             }
-            Ok(())
+            Ok(out)
         }
     }
 }
@@ -119,7 +129,18 @@ fn run(cli: Cli) -> Result<()> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(text) => {
+            use std::io::Write as _;
+            let mut stdout = std::io::stdout().lock();
+            match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+                // A closed pipe (`carc replay … | head`) is not an error.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    eprintln!("error: writing the output: {e}");
+                    ExitCode::FAILURE
+                }
+                _ => ExitCode::SUCCESS,
+            }
+        }
         Err(e) => {
             eprintln!("error: {e}");
             for cause in e.chain().skip(1) {

@@ -33,7 +33,8 @@ pub(crate) struct SelfplayArgs {
     json: bool,
 }
 
-pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<()> {
+pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<String> {
+    let mut out = String::new();
     anyhow::ensure!(a.games > 0, "--games must be at least 1");
     let setup = a.setup.setup(a.seed)?;
     let config = setup.prepare()?;
@@ -93,7 +94,7 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<()> {
     let g = a.games as f64;
     let mean: Vec<f64> = sum.iter().map(|s| *s as f64 / g).collect();
     if a.json {
-        let out = json!({
+        let value = json!({
             "games": a.games,
             "players": n,
             "sets": setup.sets,
@@ -106,9 +107,9 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<()> {
             "max_score": max,
             "discarded_per_game": discarded as f64 / g,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!(out, "{}", serde_json::to_string_pretty(&value)?);
     } else {
-        println!(
+        outln!(out, 
             "{} games ({} players, sets {}) in {:.2} s: {:.0} games/s, {:.1} decisions per game",
             a.games,
             n,
@@ -118,9 +119,9 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<()> {
             decisions as f64 / g
         );
         for p in 0..n {
-            println!("  P{}: mean score {:.2}, win share {:.3}", p + 1, mean[p], wins[p] / g);
+            outln!(out, "  P{}: mean score {:.2}, win share {:.3}", p + 1, mean[p], wins[p] / g);
         }
-        println!("  scores from {min} to {max}; {:.3} tiles discarded per game", discarded as f64 / g);
+        outln!(out, "  scores from {min} to {max}; {:.3} tiles discarded per game", discarded as f64 / g);
     }
-    Ok(())
+    Ok(out)
 }

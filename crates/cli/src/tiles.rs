@@ -19,11 +19,11 @@ fn segment_summary(t: &carcassonne::TileDef) -> String {
     parts.join(", ")
 }
 
-fn print_set(set: &TileSet) {
+fn print_set(out: &mut String, set: &TileSet) {
     let pennants: u32 = set.tiles.iter().map(|t| t.pennants() * t.count as u32).sum();
     let monasteries: u32 = set.tiles.iter().filter(|t| t.has_monastery()).map(|t| t.count as u32).sum();
     let gardens: u32 = set.tiles.iter().map(|t| t.gardens as u32).sum();
-    println!(
+    outln!(out, 
         "{} — {}: {} tiles in {} kinds; {pennants} pennants, {monasteries} monastery tiles, {gardens} gardens{}",
         set.id,
         set.name,
@@ -31,7 +31,7 @@ fn print_set(set: &TileSet) {
         set.tiles.len(),
         set.start.as_ref().map(|s| format!("; start tile {s}")).unwrap_or_default()
     );
-    println!("  {:<12} {:>5} {:>7}  {:<5} {:<34} {}", "id", "count", "gardens", "NESW", "segments", "symbols / notes");
+    outln!(out, "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}", "id", "count", "gardens", "NESW", "segments", "symbols / notes");
     for t in &set.tiles {
         let mut notes: Vec<String> = t.symbols.iter().map(|s| s.name().to_string()).collect();
         if t.pennants() > 0 {
@@ -43,7 +43,7 @@ fn print_set(set: &TileSet) {
         if t.segments.iter().any(|s| s.tunnel) {
             notes.push("tunnel".into());
         }
-        println!(
+        outln!(out, 
             "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}",
             t.id,
             t.count,
@@ -75,7 +75,8 @@ fn set_json(set: &TileSet) -> serde_json::Value {
     })
 }
 
-pub(crate) fn tiles(set: Option<&str>, file: Option<&Path>, as_json: bool) -> Result<()> {
+pub(crate) fn tiles(set: Option<&str>, file: Option<&Path>, as_json: bool) -> Result<String> {
+    let mut out = String::new();
     let sets: Vec<TileSet> = if let Some(path) = file {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         vec![TileSet::from_toml(&text, &path.display().to_string())?]
@@ -85,14 +86,14 @@ pub(crate) fn tiles(set: Option<&str>, file: Option<&Path>, as_json: bool) -> Re
         builtin_set_ids().map(builtin_set).collect::<Result<_, _>>()?
     };
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&sets.iter().map(set_json).collect::<Vec<_>>())?);
+        outln!(out, "{}", serde_json::to_string_pretty(&sets.iter().map(set_json).collect::<Vec<_>>())?);
     } else {
         for (i, s) in sets.iter().enumerate() {
             if i > 0 {
-                println!();
+                outln!(out, );
             }
-            print_set(s);
+            print_set(&mut out, s);
         }
     }
-    Ok(())
+    Ok(out)
 }

@@ -33,6 +33,7 @@ pub mod game;
 pub mod geom;
 pub mod perft;
 pub mod record;
+pub mod report;
 pub mod rules;
 pub mod setup;
 

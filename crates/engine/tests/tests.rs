@@ -1,0 +1,7 @@
+//! The engine's integration tests, in one binary (faster to link on small machines).
+
+mod catalogue;
+mod perft;
+mod random_games;
+mod scenarios;
+mod util;
