@@ -57,7 +57,8 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
     let clone_ns = t.elapsed().as_nanos() as f64 / clones as f64;
     let bytes = mid.state_bytes();
     if a.json {
-        outln!(out, 
+        outln!(
+            out,
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "games": a.games, "seconds": secs, "games_per_second": gps,
@@ -65,9 +66,12 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
             }))?
         );
     } else {
-        outln!(out, 
+        outln!(
+            out,
             "random 2-player base games (farmers included), 1 thread: {:.0} games/s ({} games in {:.2} s)",
-            gps, a.games, secs
+            gps,
+            a.games,
+            secs
         );
         outln!(out, "mid-game state (35 tiles placed): {bytes} bytes; clone: {clone_ns:.0} ns");
     }

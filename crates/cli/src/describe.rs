@@ -86,7 +86,8 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
         outln!(out, "{}", serde_json::to_string_pretty(&value)?);
         return Ok(out);
     }
-    outln!(out, 
+    outln!(
+        out,
         "{}: {} players, sets {}, {} actions replayed, all legal",
         file.display(),
         n,
@@ -97,7 +98,8 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
     if !nd.is_empty() {
         outln!(out, "rules: {}", nd.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
     }
-    outln!(out, 
+    outln!(
+        out,
         "turn {}, {} tiles placed, {} in the stack, {} discarded",
         g.turn(),
         g.board().tiles().len(),

@@ -67,6 +67,14 @@ enum Command {
     Bench(bench::BenchArgs),
     /// List every rule option with its values (the default first).
     Rules,
+    /// Count the paths of legal decisions from the end of a record (chance takes the top of the stack).
+    Perft {
+        /// The record (JSON); `-` reads standard input.
+        file: PathBuf,
+        /// Player decisions deep.
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+    },
 }
 
 /// Options shared by commands that set up games.
@@ -113,6 +121,16 @@ fn run(cli: Cli) -> Result<String> {
         Command::Tiles { set, file, json } => tiles::tiles(set.as_deref(), file.as_deref(), json),
         Command::Selfplay(a) => play::selfplay(&a),
         Command::Bench(a) => bench::bench(&a),
+        Command::Perft { file, depth } => {
+            let r = read_record(&file)?.replay()?;
+            let mut out = String::new();
+            for d in 1..=depth {
+                let t = std::time::Instant::now();
+                let n = carcassonne::perft::perft(&r.game, d);
+                outln!(out, "perft {d} {n}    # {:.3} s", t.elapsed().as_secs_f64());
+            }
+            Ok(out)
+        }
         Command::Rules => {
             let mut out = String::new();
             for o in carcassonne::rules::OPTIONS {

@@ -109,7 +109,8 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<String> {
         });
         outln!(out, "{}", serde_json::to_string_pretty(&value)?);
     } else {
-        outln!(out, 
+        outln!(
+            out,
             "{} games ({} players, sets {}) in {:.2} s: {:.0} games/s, {:.1} decisions per game",
             a.games,
             n,

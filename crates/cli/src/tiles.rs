@@ -23,7 +23,8 @@ fn print_set(out: &mut String, set: &TileSet) {
     let pennants: u32 = set.tiles.iter().map(|t| t.pennants() * t.count as u32).sum();
     let monasteries: u32 = set.tiles.iter().filter(|t| t.has_monastery()).map(|t| t.count as u32).sum();
     let gardens: u32 = set.tiles.iter().map(|t| t.gardens as u32).sum();
-    outln!(out, 
+    outln!(
+        out,
         "{} — {}: {} tiles in {} kinds; {pennants} pennants, {monasteries} monastery tiles, {gardens} gardens{}",
         set.id,
         set.name,
@@ -31,7 +32,16 @@ fn print_set(out: &mut String, set: &TileSet) {
         set.tiles.len(),
         set.start.as_ref().map(|s| format!("; start tile {s}")).unwrap_or_default()
     );
-    outln!(out, "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}", "id", "count", "gardens", "NESW", "segments", "symbols / notes");
+    outln!(
+        out,
+        "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}",
+        "id",
+        "count",
+        "gardens",
+        "NESW",
+        "segments",
+        "symbols / notes"
+    );
     for t in &set.tiles {
         let mut notes: Vec<String> = t.symbols.iter().map(|s| s.name().to_string()).collect();
         if t.pennants() > 0 {
@@ -43,7 +53,8 @@ fn print_set(out: &mut String, set: &TileSet) {
         if t.segments.iter().any(|s| s.tunnel) {
             notes.push("tunnel".into());
         }
-        outln!(out, 
+        outln!(
+            out,
             "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}",
             t.id,
             t.count,
@@ -90,7 +101,7 @@ pub(crate) fn tiles(set: Option<&str>, file: Option<&Path>, as_json: bool) -> Re
     } else {
         for (i, s) in sets.iter().enumerate() {
             if i > 0 {
-                outln!(out, );
+                outln!(out,);
             }
             print_set(&mut out, s);
         }

@@ -64,4 +64,3 @@ pub fn meeples_json(g: &Game) -> Value {
             .collect(),
     )
 }
-

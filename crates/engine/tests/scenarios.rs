@@ -47,12 +47,8 @@ fn check(path: &std::path::Path) -> Result<(), String> {
     cmp("game_over", Value::Bool(g.is_over()))?;
     if let Some(want) = expect.get("events") {
         let want = want.as_array().ok_or("events must be a list")?;
-        let got: Vec<Value> = r
-            .events
-            .iter()
-            .map(|(i, e)| event_json(g, *i, e))
-            .filter(|e| e["type"] != "game_ended")
-            .collect();
+        let got: Vec<Value> =
+            r.events.iter().map(|(i, e)| event_json(g, *i, e)).filter(|e| e["type"] != "game_ended").collect();
         if want.len() != got.len() {
             return Err(format!(
                 "expected {} events, got {}:\n{}",

@@ -764,6 +764,69 @@ impl Board {
         (0..self.nodes.len() as u16).filter(|&i| self.nodes[i as usize].parent == i).map(SegmentId)
     }
 
+    /// Recompute what the feature graph keeps incrementally and compare: every feature has one kind, its member list
+    /// holds exactly its segments, and its open ends are the road and city sides facing an empty space or gap. For
+    /// tests; slow.
+    ///
+    /// # Errors
+    /// A description of the first inconsistency.
+    pub fn audit(&self, cat: &Catalogue) -> Result<(), String> {
+        let n = self.nodes.len();
+        let mut open = vec![0u32; n];
+        for (t, pt) in self.tiles.iter().enumerate() {
+            let o = cat.oriented(pt.kind, pt.placement.rotation());
+            if o.abbey {
+                continue;
+            }
+            let (sides, long) = match pt.placement {
+                Placement::Square(_) => (&Side::ALL[..], None),
+                Placement::Triangle(c) => (sides_of(c), Some(c)),
+            };
+            let mut check = |pos: Pos, facing_empty: bool| {
+                let seg = o.pos_segment[pos.0 as usize];
+                if facing_empty && seg != NO_SEGMENT && is_linear(o.seg_kind[seg as usize]) {
+                    open[self.root(SegmentId(pt.first_segment + seg as u16)).0 as usize] += 1;
+                }
+            };
+            for &side in sides {
+                let other = self.grid.tile_at_side(pt.space.step(side), side.opposite());
+                check(Pos::on_side(side, 1), other == EMPTY);
+            }
+            if let Some(c) = long {
+                let other = self.grid.tile_at_side(pt.space, c.complement().legs()[0]);
+                check(Pos::on_long(1), other == EMPTY);
+            }
+            if self.grid.get(pt.space).by_side.iter().filter(|&&x| x == t as u8).count() != sides.len() {
+                return Err(format!("tile {t} is not recorded on its {} sides", sides.len()));
+            }
+        }
+        let mut member_count = vec![0usize; n];
+        for i in 0..n {
+            let r = self.root(SegmentId(i as u16));
+            member_count[r.0 as usize] += 1;
+            if self.nodes[i].kind != self.nodes[r.0 as usize].kind {
+                return Err(format!(
+                    "segment {i} is a {:?} in a {:?} feature",
+                    self.nodes[i].kind, self.nodes[r.0 as usize].kind
+                ));
+            }
+        }
+        for r in self.roots() {
+            let members: Vec<SegmentId> = self.members(r).collect();
+            if members.len() != member_count[r.0 as usize] || members.iter().any(|m| self.root(*m) != r) {
+                return Err(format!("feature {} has a broken member list", r.0));
+            }
+            let node = &self.nodes[r.0 as usize];
+            if is_linear(node.kind) && node.open as u32 != open[r.0 as usize] {
+                return Err(format!("feature {} keeps {} open ends but has {}", r.0, node.open, open[r.0 as usize]));
+            }
+            if is_linear(node.kind) && node.complete != (node.open == 0) {
+                return Err(format!("feature {} complete={} with {} open ends", r.0, node.complete, node.open));
+            }
+        }
+        Ok(())
+    }
+
     /// Rough heap bytes held (for the state-size report).
     pub fn heap_bytes(&self) -> usize {
         self.grid.heap_bytes()

@@ -387,7 +387,7 @@ mod tests {
     #[test]
     fn errors_name_the_problem() {
         let err = |segs: &[&str]| tile("t", &entry(segs)).unwrap_err();
-        assert!(err(&["city:A N", "road E W", "field En Wn cities=A"]).contains("not fully covered"));
+        assert!(err(&["city:A N", "road E W", "field En Wn cities=A"]).contains("Es is not covered"));
         assert!(err(&["city:A N E S W", "road N"]).contains("claimed"));
         assert!(err(&["town N E S W"]).contains("unknown kind"));
         assert!(err(&["city:A N E S W", "field inner cities=B"]).contains("labels no segment"));

@@ -677,6 +677,28 @@ impl Game {
         (pt.space, c.def(pt.kind).id.clone(), c.segment_name(pt.kind, pt.placement.rotation(), local))
     }
 
+    /// Check the state's internal bookkeeping against a recomputation (feature graph, meeple counts, supplies).
+    /// For tests; slow.
+    ///
+    /// # Errors
+    /// A description of the first inconsistency.
+    pub fn audit(&self) -> Result<(), String> {
+        self.board.audit(self.catalogue())?;
+        for r in self.board.roots() {
+            let here = self.meeples.iter().filter(|m| self.board.root(m.segment) == r).count();
+            if here != self.board.meeples_on(r) as usize {
+                return Err(format!("feature {} counts {} meeples but has {here}", r.0, self.board.meeples_on(r)));
+            }
+        }
+        for p in 0..self.players() {
+            let on = self.meeples.iter().filter(|m| m.player.index() == p).count();
+            if on + self.supply[p] as usize != MEEPLES_PER_PLAYER as usize {
+                return Err(format!("P{}: {} in supply and {on} on the board", p + 1, self.supply[p]));
+            }
+        }
+        Ok(())
+    }
+
     /// A rough size of the state in bytes: the struct plus what its vectors hold.
     pub fn state_bytes(&self) -> usize {
         std::mem::size_of::<Game>()

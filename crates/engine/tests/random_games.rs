@@ -1,0 +1,143 @@
+//! Seeded random games, checking invariants at every step: tiles and meeples conserved, the feature graph consistent
+//! with a recomputation, scores never falling, every listed legal action accepted (and its notation read back), a
+//! sample of unlisted actions rejected with the game unchanged, and the saved record replaying to the identical state.
+
+use carcassonne::{Action, Actor, Game, Record, Rotation, Setup, Space, TileKind};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn tiles_accounted(g: &Game) -> usize {
+    let in_hand = matches!(g.decision().kind, carcassonne::DecisionKind::PlaceTile { .. }) as usize;
+    g.board().tiles().len() + g.stack_len() + g.discarded() + in_hand
+}
+
+/// Actions that are probably illegal now: random placements, deployments and draws.
+fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
+    let tile = TileKind(rng.random_range(0..g.catalogue().len() as u16));
+    let space = Space::new(rng.random_range(-6..=6), rng.random_range(-6..=6));
+    let rotation = Rotation::from_index(rng.random_range(0..4));
+    let drawn = match g.decision().kind {
+        carcassonne::DecisionKind::PlaceTile { tile } => tile,
+        _ => tile,
+    };
+    vec![
+        Action::Place { tile: drawn, space, rotation },
+        Action::Place { tile, space, rotation },
+        Action::Deploy { meeple: carcassonne::MeepleKind::Normal, segment: rng.random_range(0..12) },
+        Action::Draw(tile),
+        Action::Pass,
+    ]
+}
+
+fn canonical(g: &Game, a: Action) -> Action {
+    match a {
+        Action::Place { tile, space, rotation } => {
+            Action::Place { tile, space, rotation: g.catalogue().canonical_rotation(tile, rotation) }
+        }
+        other => other,
+    }
+}
+
+/// Play one game with uniformly random actions, checking everything; `thorough` tries every legal action.
+fn play_checked(setup: &Setup, seed: u64, thorough: bool) -> Game {
+    let mut g = Game::new(setup).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut record = Record::new(setup.clone());
+    let total = tiles_accounted(&g);
+    let mut prev_scores = g.scores().to_vec();
+    let mut steps = 0;
+    while !g.is_over() {
+        steps += 1;
+        assert!(steps < 5000, "the game does not end");
+        g.audit().unwrap_or_else(|e| panic!("seed {seed}, step {steps}: {e}"));
+        assert_eq!(tiles_accounted(&g), total, "tiles conserved");
+        let legal = g.legal_actions();
+        assert!(!legal.is_empty(), "seed {seed}: a pending decision with no legal action");
+        let tried: Vec<Action> =
+            if thorough { legal.clone() } else { (0..3).map(|_| legal[rng.random_range(0..legal.len())]).collect() };
+        for &a in &tried {
+            let text = g.action_text(a);
+            assert_eq!(g.parse_action(&text), Ok(a), "notation round trip of `{text}`");
+            let mut c = g.clone();
+            c.apply(a).unwrap_or_else(|e| panic!("seed {seed}: listed action `{text}` refused: {e}"));
+        }
+        for a in candidates(&g, &mut rng) {
+            let listed = legal.contains(&canonical(&g, a));
+            assert_eq!(g.is_legal(a), listed, "seed {seed}: is_legal({a:?}) disagrees with the list");
+            if !listed {
+                let before = g.clone();
+                let mut c = g.clone();
+                assert!(c.apply(a).is_err(), "seed {seed}: unlisted {a:?} accepted");
+                assert!(c == before, "a refused action changed the game");
+            }
+        }
+        let a = match g.decision().actor {
+            Actor::Chance => Action::Draw(g.next_draw().unwrap()),
+            _ => legal[rng.random_range(0..legal.len())],
+        };
+        record.push(&g, a);
+        g.apply(a).unwrap();
+        for (p, s) in g.scores().iter().enumerate() {
+            assert!(*s >= prev_scores[p], "a score fell");
+        }
+        prev_scores = g.scores().to_vec();
+    }
+    g.audit().unwrap();
+    assert_eq!(g.stack_len(), 0);
+    assert!(g.legal_actions().is_empty());
+    // The record replays to the identical state, through JSON.
+    let replayed = Record::from_json(&record.to_json()).unwrap().replay().unwrap();
+    assert!(replayed.game == g, "seed {seed}: the replayed game differs");
+    g
+}
+
+#[test]
+fn two_player_base_games_keep_every_invariant() {
+    for seed in 0..1500 {
+        let mut s = Setup::new(2);
+        s.seed = seed;
+        play_checked(&s, seed, false);
+    }
+}
+
+#[test]
+fn every_listed_action_is_accepted_in_full_games() {
+    for seed in 0..20 {
+        let mut s = Setup::new(2 + (seed % 5) as u8);
+        s.seed = seed;
+        play_checked(&s, seed, true);
+    }
+}
+
+#[test]
+fn more_players_and_the_abbey_and_mayor_land_tiles() {
+    for seed in 0..500 {
+        let mut s = Setup::new(2 + (seed % 5) as u8);
+        s.seed = seed * 7 + 1;
+        if seed % 2 == 0 {
+            s.sets = vec!["base".into(), "am".into()];
+        }
+        if seed % 3 == 0 {
+            s.rules.set("base.tiny_city_points", "two").unwrap();
+        }
+        let g = play_checked(&s, seed, false);
+        // Every tile of the sets was drawn: placed or discarded.
+        let expected = if s.sets.len() == 2 { 84 } else { 72 };
+        assert_eq!(g.board().tiles().len() + g.discarded(), expected);
+    }
+}
+
+#[test]
+fn fast_random_playouts_match_the_checked_path() {
+    // `play_random` (rejection-sampled placements) must reach a finished, consistent game.
+    let config = Setup::new(3).prepare().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut buf = Vec::new();
+    for seed in 0..300 {
+        let mut g = Game::from_config(config.clone(), seed);
+        g.play_random(&mut rng, &mut buf);
+        assert!(g.is_over());
+        g.audit().unwrap();
+        assert_eq!(g.board().tiles().len() + g.discarded(), 72);
+    }
+}
