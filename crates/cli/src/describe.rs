@@ -108,8 +108,8 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
     );
     outln!(out, "pending: {}", pending_text(g));
     outln!(out, "player  score  supply  on board");
-    for p in 0..n {
-        outln!(out, "P{:<6}{:>6}{:>8}{:>10}", p + 1, g.scores()[p], g.supply()[p], on_board[p]);
+    for (p, on) in on_board.iter().enumerate() {
+        outln!(out, "P{:<6}{:>6}{:>8}{:>10}", p + 1, g.scores()[p], g.supply()[p], on);
     }
     if !g.meeples().is_empty() {
         outln!(out, "meeples on the board:");

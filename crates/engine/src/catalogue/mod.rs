@@ -617,13 +617,13 @@ fn same_layout(d: &TileDef, a: &Oriented, b: &Oriented) -> bool {
     // Map each segment of `a` to the segment of `b` with the same world positions.
     let n = d.segments.len();
     let mut map = vec![u8::MAX; n];
-    for i in 0..n {
+    for (i, slot) in map.iter_mut().enumerate() {
         if a.seg_positions[i] == 0 {
-            map[i] = i as u8; // positionless segments map to themselves
+            *slot = i as u8; // positionless segments map to themselves
             continue;
         }
         match (0..n).find(|&j| b.seg_positions[j] == a.seg_positions[i]) {
-            Some(j) => map[i] = j as u8,
+            Some(j) => *slot = j as u8,
             None => return false,
         }
     }

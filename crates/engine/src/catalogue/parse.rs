@@ -215,17 +215,17 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
     // Positions: each claimed once.
     let mut owner = [u8::MAX; Pos::COUNT];
     for (i, r) in raws.iter().enumerate() {
-        for p in 0..Pos::COUNT {
+        for (p, slot) in owner.iter_mut().enumerate() {
             if r.positions & (1 << p) != 0 {
-                if owner[p] != u8::MAX {
+                if *slot != u8::MAX {
                     return Err(format!(
                         "position {} is claimed by segments {} and {}",
                         Pos(p as u8).name(),
-                        owner[p] + 1,
+                        *slot + 1,
                         i + 1
                     ));
                 }
-                owner[p] = i as u8;
+                *slot = i as u8;
             }
         }
     }

@@ -47,9 +47,8 @@ impl Game {
             ["pass"] => Ok(Action::Pass),
             [kind, seg] if MeepleKind::ALL.iter().any(|m| m.name() == *kind) => {
                 let meeple = MeepleKind::ALL.into_iter().find(|m| m.name() == *kind).expect("checked");
-                let t = match (self.placed, self.steps.last()) {
-                    (Some(t), Some(Step::Phase2)) => t,
-                    _ => return Err(err("there is no tile placed this turn to deploy on".into())),
+                let (Some(t), Some(Step::Phase2)) = (self.placed, self.steps.last()) else {
+                    return Err(err("there is no tile placed this turn to deploy on".into()));
                 };
                 let pt = self.board.tile(t as usize);
                 let segment = self
