@@ -28,10 +28,17 @@ impl Game {
         }
     }
 
-    /// Phase 3: score every feature this turn's placement completed (BASE-10..14), in the order the board reported
-    /// them (roads and cities as the tile met them, then monasteries by space).
+    /// Phase 3: score every feature this turn's placement completed (BASE-10..14).
     pub(super) fn score_completed(&mut self) {
-        let completed = std::mem::take(&mut self.completed);
+        let mut completed = std::mem::take(&mut self.completed);
+        // BASE-14: a deterministic order, by the space of the feature's oldest segment, then by segment.
+        if completed.len() > 1 {
+            let b = &self.board;
+            completed.sort_by_key(|&c| {
+                let r = b.root(c);
+                (b.tile(b.segment_tile(r).0).space, r)
+            });
+        }
         for &c in &completed {
             let root = self.board.root(c);
             let info = self.board.feature(root);
