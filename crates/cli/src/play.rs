@@ -25,7 +25,7 @@ pub(crate) struct SelfplayArgs {
     seed: u64,
     #[command(flatten)]
     setup: SetupArgs,
-    /// Save each game's record as DIR/game-<seed>.json.
+    /// Save each game's record as DIR/game-SEED.json.
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
     /// Print the statistics as JSON.

@@ -5,7 +5,7 @@
 //! leaves the game unchanged.
 //!
 //! # How a turn runs (SPEC §T)
-//! A turn is a stack of [`Step`]s. Decision steps wait for an action; automatic steps (scoring, end of turn) run as
+//! A turn is a stack of steps. Decision steps wait for an action; automatic steps (scoring, end of turn) run as
 //! soon as they reach the top. Placing a tile pushes the rest of the turn — phase 2, scoring, end of turn — and a
 //! rules module adds its own steps in the same way (a dragon step owned by another player, one wagon decision per
 //! returned wagon, a crop-circle answer per player), so the turn never has to be rewritten to grow.
