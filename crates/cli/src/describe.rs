@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use anyhow::Result;
 use serde_json::json;
 
+use carcassonne::game::ScoreReason;
 use carcassonne::report::{event_json, meeples_json, pending_json};
-use carcassonne::{Actor, DecisionKind, Event, Game, ScoreTime};
+use carcassonne::{Actor, DecisionKind, Event, Game, MeepleKind, Player, ScoreTime};
 
 use crate::read_record;
 
@@ -20,6 +21,8 @@ fn pending_text(g: &Game) -> String {
             format!("{p} to place {}", g.catalogue().def(tile).id)
         }
         (Actor::Player(p), DecisionKind::Phase2) => format!("{p} to deploy a meeple or pass"),
+        (Actor::Player(p), DecisionKind::Phase1) => format!("{p} to place their abbey or pass (draw)"),
+        (Actor::Player(p), DecisionKind::MoveWagon) => format!("{p} to move their wagon or pass"),
         (a, k) => format!("{a:?} {k:?}"),
     }
 }
@@ -45,9 +48,12 @@ fn event_text(g: &Game, action: usize, e: &Event) -> String {
                 carcassonne::SegmentKind::Road => plural(s.tiles as usize, "tile"),
                 _ => String::new(),
             };
-            let when = match s.when {
-                ScoreTime::Turn => "",
-                ScoreTime::Final => "final ",
+            let when = match (s.when, s.reason) {
+                (_, ScoreReason::BarnPlaced) => "barn-placed ",
+                (_, ScoreReason::BarnConnected) => "barn-connected ",
+                (_, ScoreReason::Barns) => "final barn ",
+                (ScoreTime::Turn, _) => "",
+                (ScoreTime::Final, _) => "final ",
             };
             let state = if s.complete { "complete" } else { "incomplete" };
             format!(
@@ -107,9 +113,37 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
         g.discarded()
     );
     outln!(out, "pending: {}", pending_text(g));
-    outln!(out, "player  score  supply  on board");
+    let m = g.rules().modules;
+    outln!(
+        out,
+        "player  score  meeples  on board{}{}{}{}",
+        if m.mayor { "  mayor" } else { "" },
+        if m.wagon { "  wagon" } else { "" },
+        if m.barn { "  barn" } else { "" },
+        if m.abbey { "  abbey" } else { "" }
+    );
     for (p, on) in on_board.iter().enumerate() {
-        outln!(out, "P{:<6}{:>6}{:>8}{:>10}", p + 1, g.scores()[p], g.supply()[p], on);
+        let pl = Player(p as u8);
+        let mut extra = String::new();
+        if m.mayor {
+            extra += &format!("{:>7}", g.supply_of(pl, MeepleKind::Mayor));
+        }
+        if m.wagon {
+            extra += &format!("{:>7}", g.supply_of(pl, MeepleKind::Wagon));
+        }
+        if m.barn {
+            extra += &format!("{:>6}", g.barns_left(pl));
+        }
+        if m.abbey {
+            extra += &format!("{:>7}", g.abbeys_left(pl));
+        }
+        outln!(out, "P{:<6}{:>6}{:>9}{:>10}{extra}", p + 1, g.scores()[p], g.supply()[p], on);
+    }
+    if !g.barns().is_empty() {
+        outln!(out, "barns on the board:");
+        for b in g.barns() {
+            outln!(out, "  {} barn at the {} corner of the tile at {}", b.player, b.corner, b.space);
+        }
     }
     if !g.meeples().is_empty() {
         outln!(out, "meeples on the board:");

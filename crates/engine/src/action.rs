@@ -35,29 +35,45 @@ impl fmt::Display for Player {
     }
 }
 
-/// The kinds of follower. Only the normal meeple exists in the base game; Abbey & Mayor adds more.
+/// The kinds of follower (SPEC §0: normal meeple, mayor, wagon).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum MeepleKind {
     /// A normal meeple (7 per player, SPEC BASE-01).
     #[default]
-    Normal,
+    Normal = 0,
+    /// The mayor: cities only, strength = the city's pennants (SPEC MAYOR-01..05).
+    Mayor = 1,
+    /// The wagon: roads, cities, monasteries; may move after scoring (SPEC WAGON-01..10).
+    Wagon = 2,
 }
 
 impl MeepleKind {
     /// Every kind.
-    pub const ALL: [MeepleKind; 1] = [MeepleKind::Normal];
+    pub const ALL: [MeepleKind; 3] = [MeepleKind::Normal, MeepleKind::Mayor, MeepleKind::Wagon];
+    /// Number of kinds.
+    pub const COUNT: usize = 3;
 
     /// Notation name.
     pub const fn name(self) -> &'static str {
         match self {
             MeepleKind::Normal => "meeple",
+            MeepleKind::Mayor => "mayor",
+            MeepleKind::Wagon => "wagon",
         }
     }
 
-    /// Strength in a feature (SPEC BASE-10; the mayor's depends on pennants, MAYOR-03).
-    pub const fn strength(self) -> u32 {
+    /// Index 0..3.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether this follower may stand on a segment of this kind (BASE-06, MAYOR-02, WAGON-02; never a crop circle).
+    pub const fn may_stand_on(self, k: crate::catalogue::SegmentKind) -> bool {
+        use crate::catalogue::SegmentKind as S;
         match self {
-            MeepleKind::Normal => 1,
+            MeepleKind::Normal => !matches!(k, S::Crop),
+            MeepleKind::Mayor => matches!(k, S::City),
+            MeepleKind::Wagon => matches!(k, S::Road | S::City | S::Monastery),
         }
     }
 }
@@ -83,7 +99,18 @@ pub enum Action {
         /// The segment's index on the placed tile.
         segment: u8,
     },
-    /// Deploy nothing.
+    /// Put the barn on a corner of the tile placed this turn (SPEC BARN-02).
+    PlaceBarn {
+        /// The corner of the placed tile, in world directions.
+        corner: crate::geom::Corner,
+    },
+    /// Move a wagon that was just scored onto a segment (SPEC WAGON-04..07).
+    MoveWagon {
+        /// The segment it goes to.
+        segment: crate::board::SegmentId,
+    },
+    /// Decline: deploy nothing in phase 2, draw instead of placing an abbey (or pass the turn once the stack is
+    /// empty), or leave a scored wagon in the supply.
     Pass,
 }
 

@@ -14,6 +14,8 @@ pub fn pending_json(g: &Game) -> Value {
         Actor::Nobody => ("nobody".to_string(), Value::Null),
     };
     let (kind, tile) = match d.kind {
+        DecisionKind::Phase1 => ("phase1", Value::Null),
+        DecisionKind::MoveWagon => ("move_wagon", Value::Null),
         DecisionKind::Draw => ("draw", Value::Null),
         DecisionKind::PlaceTile { tile } => ("place_tile", json!(g.catalogue().def(tile).id)),
         DecisionKind::Phase2 => ("phase2", Value::Null),
@@ -35,6 +37,7 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
                 "action": action,
                 "type": "scored",
                 "when": match s.when { ScoreTime::Turn => "turn", ScoreTime::Final => "final" },
+                "reason": s.reason.name(),
                 "feature": s.feature.name(),
                 "complete": s.complete,
                 "points": s.points,

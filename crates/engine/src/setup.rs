@@ -14,7 +14,7 @@ use crate::catalogue::{Catalogue, CatalogueError, Shape, TileEntry, TileKind, Ti
 use crate::rules::Rules;
 
 /// The modules this build implements. Asking for another is a setup error, never a silent no-op.
-const IMPLEMENTED_MODULES: &[&str] = &[];
+const IMPLEMENTED_MODULES: &[&str] = &["abbey", "mayor", "wagon", "barn"];
 
 /// Everything needed to start a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,6 +88,9 @@ pub enum SetupError {
         /// The id.
         id: String,
     },
+    /// The abbey module needs the abbey tile, which comes with the `am` set.
+    #[error("modules.abbey needs the Abbey & Mayor tile set: add `am` to the sets")]
+    AbbeyWithoutSet,
     /// No start tile could be found.
     #[error("no start tile: name one with `start_tile`, or include the base set")]
     NoStartTile,
@@ -118,6 +121,8 @@ pub struct GameConfig {
     pub stack: Vec<TileKind>,
     /// Whether `stack` is a forced order.
     pub forced: bool,
+    /// The abbey tile kind, when the abbey module is on (ABBEY-01).
+    pub abbey: Option<TileKind>,
 }
 
 impl Setup {
@@ -202,7 +207,17 @@ impl Setup {
                 (stack, false)
             }
         };
+        let abbey = if self.rules.modules.abbey {
+            let k = catalogue
+                .kinds()
+                .find(|&k| catalogue.def(k).shape == Shape::Abbey)
+                .ok_or(SetupError::AbbeyWithoutSet)?;
+            Some(k)
+        } else {
+            None
+        };
         Ok(Arc::new(GameConfig {
+            abbey,
             setup: self.clone(),
             catalogue,
             rules: self.rules,

@@ -14,7 +14,7 @@
 use std::collections::BTreeSet;
 
 use carcassonne::perft::{perft, resolve_chance};
-use carcassonne::{Action, DecisionKind, Game, MeepleKind, Placement, Rotation, Setup, Space};
+use carcassonne::{Action, Corner, DecisionKind, Game, MeepleKind, Placement, Rotation, SegmentId, Setup, Space};
 
 use crate::util::files;
 
@@ -45,7 +45,42 @@ fn reference_actions(g: &Game) -> BTreeSet<String> {
         }
         DecisionKind::Phase2 => {
             for segment in 0..16 {
-                let a = Action::Deploy { meeple: MeepleKind::Normal, segment };
+                for meeple in MeepleKind::ALL {
+                    let a = Action::Deploy { meeple, segment };
+                    if g.is_legal(a) {
+                        out.insert(g.action_text(a));
+                    }
+                }
+            }
+            for corner in Corner::ALL {
+                let a = Action::PlaceBarn { corner };
+                if g.is_legal(a) {
+                    out.insert(g.action_text(a));
+                }
+            }
+            out.insert("pass".into());
+        }
+        DecisionKind::Phase1 => {
+            // Every space around the board, tried as an abbey spot.
+            let abbey = g.catalogue().kinds().find(|&k| g.catalogue().def(k).id == "am/abbey").unwrap();
+            let tiles = g.board().tiles();
+            let xs = tiles.iter().map(|t| t.space.x);
+            let ys = tiles.iter().map(|t| t.space.y);
+            let (x0, x1) = (xs.clone().min().unwrap(), xs.max().unwrap());
+            let (y0, y1) = (ys.clone().min().unwrap(), ys.max().unwrap());
+            for x in x0 - 1..=x1 + 1 {
+                for y in y0 - 1..=y1 + 1 {
+                    let a = Action::Place { tile: abbey, space: Space::new(x, y), rotation: Rotation::R0 };
+                    if g.is_legal(a) {
+                        out.insert(g.action_text(a));
+                    }
+                }
+            }
+            out.insert("pass".into());
+        }
+        DecisionKind::MoveWagon => {
+            for i in 0..g.board().segment_count() {
+                let a = Action::MoveWagon { segment: SegmentId(i as u16) };
                 if g.is_legal(a) {
                     out.insert(g.action_text(a));
                 }

@@ -8,7 +8,8 @@ use rand_chacha::ChaCha8Rng;
 
 fn tiles_accounted(g: &Game) -> usize {
     let in_hand = matches!(g.decision().kind, carcassonne::DecisionKind::PlaceTile { .. }) as usize;
-    g.board().tiles().len() + g.stack_len() + g.discarded() + in_hand
+    let abbeys: usize = (0..g.players()).map(|p| g.abbeys_left(carcassonne::Player(p as u8)) as usize).sum();
+    g.board().tiles().len() + g.stack_len() + g.discarded() + in_hand + abbeys
 }
 
 /// Actions that are probably illegal now: random placements, deployments and draws.
@@ -20,10 +21,15 @@ fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
         carcassonne::DecisionKind::PlaceTile { tile } => tile,
         _ => tile,
     };
+    let meeple = carcassonne::MeepleKind::ALL[rng.random_range(0..3)];
     vec![
         Action::Place { tile: drawn, space, rotation },
         Action::Place { tile, space, rotation },
-        Action::Deploy { meeple: carcassonne::MeepleKind::Normal, segment: rng.random_range(0..12) },
+        Action::Deploy { meeple, segment: rng.random_range(0..12) },
+        Action::PlaceBarn { corner: carcassonne::Corner::ALL[rng.random_range(0..4)] },
+        Action::MoveWagon {
+            segment: carcassonne::SegmentId(rng.random_range(0..g.board().segment_count().max(1)) as u16),
+        },
         Action::Draw(tile),
         Action::Pass,
     ]
@@ -125,6 +131,34 @@ fn more_players_and_the_abbey_and_mayor_land_tiles() {
         let expected = if s.sets.len() == 2 { 84 } else { 72 };
         assert_eq!(g.board().tiles().len() + g.discarded(), expected);
     }
+}
+
+fn abbey_mayor(players: u8, seed: u64) -> Setup {
+    let mut s = Setup::new(players);
+    s.seed = seed;
+    s.sets = vec!["base".into(), "am".into()];
+    for m in ["abbey", "mayor", "wagon", "barn"] {
+        s.rules.set(&format!("modules.{m}"), "true").unwrap();
+    }
+    s
+}
+
+#[test]
+fn abbey_and_mayor_games_keep_every_invariant() {
+    // Both wagon rules (VAR-03), all three abbey endings (VAR-04), second barns allowed or not (VAR-05).
+    let endings = ["continue_until_no_placement", "c1_final_round", "none"];
+    for seed in 0..600u64 {
+        let mut s = abbey_mayor(2 + (seed % 4) as u8, seed * 13 + 5);
+        s.rules.set("wagon.movement", if seed % 2 == 0 { "c2" } else { "c1" }).unwrap();
+        s.rules.set("abbey.endgame", endings[(seed % 3) as usize]).unwrap();
+        s.rules.set("barn.allow_second_barn", if seed % 5 == 0 { "true" } else { "false" }).unwrap();
+        let g = play_checked(&s, seed, seed % 50 == 0);
+        assert_eq!(g.board().tiles().len() + g.discarded() + held_abbeys(&g), 84 + g.players());
+    }
+}
+
+fn held_abbeys(g: &Game) -> usize {
+    (0..g.players()).map(|p| g.abbeys_left(carcassonne::Player(p as u8)) as usize).sum()
 }
 
 #[test]

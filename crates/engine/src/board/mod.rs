@@ -82,6 +82,7 @@ struct Node {
     complete: bool,
     pennants: u8,
     meeples: u8,
+    barns: u8,
     open: u16,
 }
 
@@ -427,6 +428,7 @@ impl Board {
                 complete: false,
                 pennants: o.seg_pennants[i],
                 meeples: 0,
+                barns: 0,
                 open: 0,
             });
             if kind == SegmentKind::Monastery {
@@ -636,6 +638,7 @@ impl Board {
         kn.open += g.open;
         kn.pennants = kn.pennants.saturating_add(g.pennants);
         kn.meeples += g.meeples;
+        kn.barns += g.barns;
         kn.complete |= g.complete;
         // Splice the circular member lists.
         let kn_next = kn.next;
@@ -693,6 +696,87 @@ impl Board {
     pub(crate) fn add_meeples(&mut self, s: SegmentId, delta: i8) {
         let r = self.find(s.0) as usize;
         self.nodes[r].meeples = self.nodes[r].meeples.wrapping_add_signed(delta);
+    }
+
+    /// Pennants in the city of `s` (SPEC MAYOR-03).
+    #[inline]
+    pub fn pennants_of(&self, s: SegmentId) -> u8 {
+        self.nodes[self.root(s).0 as usize].pennants
+    }
+
+    /// Barns in the field of `s` (SPEC BARN-03).
+    #[inline]
+    pub fn barns_on(&self, s: SegmentId) -> u8 {
+        self.nodes[self.root(s).0 as usize].barns
+    }
+
+    /// Record a barn put in the field of `s`.
+    pub(crate) fn add_barn(&mut self, s: SegmentId) {
+        let r = self.find(s.0) as usize;
+        self.nodes[r].barns += 1;
+    }
+
+    /// The tile number of the square tile (or abbey) on space `s`, if it holds one.
+    pub fn square_at(&self, s: Space) -> Option<usize> {
+        let c = self.grid.get(s).by_side;
+        (c[0] != EMPTY && c.iter().all(|&t| t == c[0])).then_some(c[0] as usize)
+    }
+
+    /// Tile numbers of the tiles on space `s`.
+    pub fn tile_numbers_in(&self, s: Space) -> impl Iterator<Item = usize> + '_ {
+        let c = self.grid.get(s).by_side;
+        (0..4).filter(move |&i| c[i] != EMPTY && !c[..i].contains(&c[i])).map(move |i| c[i] as usize)
+    }
+
+    /// Whether `s` is a hole: empty, and each of its four orthogonal neighbours presents an edge towards it
+    /// (SPEC ABBEY-02; a neighbour whose half facing the hole is empty does not count, AMB-17).
+    pub fn is_hole(&self, s: Space) -> bool {
+        self.grid.get(s).is_empty()
+            && Side::ALL.iter().all(|&d| self.grid.tile_at_side(s.step(d), d.opposite()) != EMPTY)
+    }
+
+    /// Every hole on the board, in frontier order.
+    pub fn holes(&self) -> impl Iterator<Item = Space> + '_ {
+        self.frontier.iter().filter(|f| self.is_hole(f.space)).map(|f| f.space)
+    }
+
+    /// The field segment of tile `t` that fills its corner `c` (both half-edges beside the corner belong to it), if
+    /// the corner is a field corner (TILES.md §0, the barn's test). Square tiles only.
+    pub fn field_corner(&self, cat: &Catalogue, t: usize, c: Corner) -> Option<SegmentId> {
+        let pt = &self.tiles[t];
+        if !matches!(pt.placement, Placement::Square(_)) {
+            return None;
+        }
+        let o = cat.oriented(pt.kind, pt.placement.rotation());
+        // The halves on either side of corner c: NE = Ne, En; SE = Es, Se; SW = Sw, Ws; NW = Wn, Nw.
+        let a = (3 * c as usize + 2) % 12;
+        let b = (a + 1) % 12;
+        let (sa, sb) = (o.pos_segment[a], o.pos_segment[b]);
+        (sa != NO_SEGMENT && sa == sb && o.seg_kind[sa as usize] == SegmentKind::Field)
+            .then(|| SegmentId(pt.first_segment + sa as u16))
+    }
+
+    /// The four (space, corner) pairs meeting at corner `c` of space `s`.
+    pub fn corner_point(s: Space, c: Corner) -> [(Space, Corner); 4] {
+        let [a, b] = c.legs();
+        let (sa, sab, sb) = (s.step(a), s.step(a).step(b), s.step(b));
+        // Seen from a neighbour across leg `a`, the point is the corner mirrored across that leg, and so on.
+        let mirror = |c: Corner, across: Side| -> Corner {
+            let [l0, l1] = c.legs();
+            let keep = if l0 == across { l1 } else { l0 };
+            let flipped = across.opposite();
+            Corner::ALL
+                .into_iter()
+                .find(|k| {
+                    let legs = k.legs();
+                    legs.contains(&keep) && legs.contains(&flipped)
+                })
+                .expect("two perpendicular sides name a corner")
+        };
+        let ca = mirror(c, a);
+        let cb = mirror(c, b);
+        let cab = c.complement();
+        [(s, c), (sa, ca), (sab, cab), (sb, cb)]
     }
 
     /// Distinct tiles and distinct spaces covered by a feature.

@@ -10,8 +10,12 @@
 //! rules module adds its own steps in the same way (a dragon step owned by another player, one wagon decision per
 //! returned wagon, a crop-circle answer per player), so the turn never has to be rewritten to grow.
 
+mod abbey;
+mod barn;
+mod mayor;
 mod notation;
 mod scoring;
+mod wagon;
 
 use std::sync::Arc;
 
@@ -20,7 +24,7 @@ use thiserror::Error;
 use crate::action::{Action, MeepleKind, Player};
 use crate::board::{Board, PlaceError, Placement, SegmentId};
 use crate::catalogue::{Catalogue, SegmentKind, TileKind};
-use crate::geom::{Rotation, Space};
+use crate::geom::{Corner, Rotation, Space};
 use crate::rules::Rules;
 use crate::setup::{GameConfig, Setup, SetupError};
 
@@ -43,6 +47,9 @@ pub enum Actor {
 /// The kind of decision pending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DecisionKind {
+    /// Phase 1 choice of a player holding an abbey while a hole exists: place the abbey, or pass (to draw; once the
+    /// stack is empty, to pass the turn) (ABBEY-02, END-02).
+    Phase1,
     /// Draw a tile (chance, TURN-02).
     Draw,
     /// Place the drawn tile (BASE-04).
@@ -50,8 +57,10 @@ pub enum DecisionKind {
         /// The drawn tile.
         tile: TileKind,
     },
-    /// Phase 2: deploy a meeple on the tile just placed, or pass (BASE-06).
+    /// Phase 2: deploy a meeple on the tile just placed, place the barn, or pass (BASE-06, BARN-02).
     Phase2,
+    /// Phase 3b: the owner of a wagon just scored moves it or leaves it in the supply (WAGON-04).
+    MoveWagon,
     /// The game is over.
     GameOver,
 }
@@ -68,6 +77,8 @@ pub struct Decision {
 /// One step of the turn (SPEC §T).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Step {
+    /// The active player may place a held abbey instead of drawing.
+    Phase1,
     /// Chance: draw a tile.
     Draw,
     /// The active player places the drawn tile.
@@ -76,6 +87,8 @@ pub(crate) enum Step {
     Phase2,
     /// Phase 3, automatic (TURN-05).
     Score,
+    /// Phase 3b: the first pending wagon's owner decides (TURN-06).
+    Wagon,
     /// End of turn, automatic (TURN-08).
     EndTurn,
     /// Nothing more.
@@ -112,11 +125,41 @@ impl Players {
     }
 }
 
+/// Why a feature was scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScoreReason {
+    /// It was completed (BASE-11).
+    Completed,
+    /// Final scoring of meeples on it (BASE-16).
+    Final,
+    /// A barn was placed in this field with farmers in it (BARN-04).
+    BarnPlaced,
+    /// This turn's tile joined a field with farmers to a field with a barn (BARN-05).
+    BarnConnected,
+    /// Final scoring of the barns in this field (BARN-07).
+    Barns,
+}
+
+impl ScoreReason {
+    /// Name in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ScoreReason::Completed => "completed",
+            ScoreReason::Final => "final",
+            ScoreReason::BarnPlaced => "barn_placed",
+            ScoreReason::BarnConnected => "barn_connected",
+            ScoreReason::Barns => "barns",
+        }
+    }
+}
+
 /// One feature scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Scoring {
     /// During the game or at the end.
     pub when: ScoreTime,
+    /// Why.
+    pub reason: ScoreReason,
     /// The kind of feature.
     pub feature: SegmentKind,
     /// A segment of the feature (its root when scored), to name where it is.
@@ -133,8 +176,31 @@ pub struct Scoring {
     pub pennants: u8,
     /// Completed cities counted (fields).
     pub cities: u8,
-    /// Meeples that went back to their owners' supplies.
+    /// Meeples that went back to their owners' supplies (wagons that then move included).
     pub returned: u8,
+}
+
+/// A barn on the board (SPEC BARN-01..07).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlacedBarn {
+    /// Its owner.
+    pub player: Player,
+    /// The field segment of the tile it was placed on, at its corner.
+    pub segment: SegmentId,
+    /// The space of that tile.
+    pub space: Space,
+    /// The corner of that tile it stands on.
+    pub corner: Corner,
+}
+
+/// A wagon returned by this turn's scoring, waiting for its owner's decision (SPEC WAGON-04).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PendingWagon {
+    pub(crate) player: Player,
+    /// The space of the tile it stood on.
+    pub(crate) from: Space,
+    /// The feature it was scored in (its root).
+    pub(crate) scored: SegmentId,
 }
 
 /// Something that happened while an action was applied.
@@ -202,6 +268,27 @@ pub enum IllegalReason {
     /// No meeple of that kind left in the supply.
     #[error("no {0} left in the supply")]
     EmptySupply(&'static str),
+    /// That follower cannot stand on that kind of segment (MAYOR-02, WAGON-02).
+    #[error("a {0} cannot stand on a {1}")]
+    NotAllowedOn(&'static str, &'static str),
+    /// A field with a barn takes no farmer (BARN-03).
+    #[error("that field has a barn")]
+    FieldHasBarn,
+    /// The module that action needs is switched off.
+    #[error("the {0} module is not in play")]
+    ModuleOff(&'static str),
+    /// The player holds no abbey (ABBEY-01).
+    #[error("no abbey left to place")]
+    NoAbbey,
+    /// An abbey goes only into a hole (ABBEY-02).
+    #[error("the abbey must go into a hole: an empty space with a tile on all four sides")]
+    NotAHole,
+    /// The barn's corner breaks BARN-02 or VAR-05.
+    #[error("no barn can stand at that corner: {0}")]
+    BarnCorner(&'static str),
+    /// Not a legal destination for the wagon (WAGON-05..07).
+    #[error("the wagon cannot move there")]
+    WagonTarget,
 }
 
 /// An action that was refused.
@@ -222,7 +309,19 @@ pub struct Game {
     config: Arc<GameConfig>,
     board: Board,
     scores: [i32; MAX_PLAYERS],
-    supply: [u8; MAX_PLAYERS],
+    /// Followers in each player's supply, by [`MeepleKind`].
+    supply: [[u8; MeepleKind::COUNT]; MAX_PLAYERS],
+    barns_left: [u8; MAX_PLAYERS],
+    abbeys_left: [u8; MAX_PLAYERS],
+    barns: Vec<PlacedBarn>,
+    /// Wagons returned by this turn's scoring, in decision order.
+    wagons: Vec<PendingWagon>,
+    /// The field root of the barn placed this turn (BARN-04 rather than BARN-05).
+    barn_this_turn: Option<SegmentId>,
+    /// Turns in a row without a tile placed, once the stack is empty (END-02).
+    passes: u8,
+    /// Seats left in the VAR-04 `c1_final_round`, once it has started.
+    final_round: Option<u8>,
     /// Remaining draw stack; the next tile is the last element.
     stack: Vec<TileKind>,
     meeples: Vec<PlacedMeeple>,
@@ -244,6 +343,13 @@ impl PartialEq for Game {
             && self.board == o.board
             && self.scores == o.scores
             && self.supply == o.supply
+            && self.barns_left == o.barns_left
+            && self.abbeys_left == o.abbeys_left
+            && self.barns == o.barns
+            && self.wagons == o.wagons
+            && self.barn_this_turn == o.barn_this_turn
+            && self.passes == o.passes
+            && self.final_round == o.final_round
             && self.stack == o.stack
             && self.meeples == o.meeples
             && self.active == o.active
@@ -286,14 +392,26 @@ impl Game {
                 &mut completed,
             )
             .expect("the start tile goes on an empty board");
-        let mut supply = [0; MAX_PLAYERS];
-        supply[..n].fill(MEEPLES_PER_PLAYER);
+        let m = config.rules.modules;
+        let mut supply = [[0; MeepleKind::COUNT]; MAX_PLAYERS];
+        supply[..n].fill([MEEPLES_PER_PLAYER, m.mayor as u8, m.wagon as u8]);
+        let mut barns_left = [0; MAX_PLAYERS];
+        barns_left[..n].fill(m.barn as u8);
+        let mut abbeys_left = [0; MAX_PLAYERS];
+        abbeys_left[..n].fill(config.abbey.is_some() as u8);
         let stack = config.shuffled_stack(seed);
         let mut g = Game {
             config,
             board,
             scores: [0; MAX_PLAYERS],
             supply,
+            barns_left,
+            abbeys_left,
+            barns: Vec::new(),
+            wagons: Vec::new(),
+            barn_this_turn: None,
+            passes: 0,
+            final_round: None,
             stack,
             meeples: Vec::with_capacity(16),
             active: Player(0),
@@ -304,7 +422,11 @@ impl Game {
             discarded: 0,
             turn: 1,
         };
-        g.steps.push(if g.stack.is_empty() { Step::EndTurn } else { Step::Draw });
+        if g.stack.is_empty() {
+            g.steps.push(Step::EndTurn);
+        } else {
+            g.start_turn();
+        }
         g.advance();
         g
     }
@@ -341,9 +463,29 @@ impl Game {
         &self.scores[..self.players()]
     }
 
-    /// Meeples each player has in supply.
-    pub fn supply(&self) -> &[u8] {
-        &self.supply[..self.players()]
+    /// Normal meeples each player has in supply.
+    pub fn supply(&self) -> Vec<u8> {
+        self.supply[..self.players()].iter().map(|s| s[MeepleKind::Normal.index()]).collect()
+    }
+
+    /// How many followers of a kind a player has in supply.
+    pub fn supply_of(&self, p: Player, kind: MeepleKind) -> u8 {
+        self.supply[p.index()][kind.index()]
+    }
+
+    /// Whether a player still has their barn.
+    pub fn barns_left(&self, p: Player) -> u8 {
+        self.barns_left[p.index()]
+    }
+
+    /// Whether a player still holds their abbey.
+    pub fn abbeys_left(&self, p: Player) -> u8 {
+        self.abbeys_left[p.index()]
+    }
+
+    /// The barns on the board.
+    pub fn barns(&self) -> &[PlacedBarn] {
+        &self.barns
     }
 
     /// The meeples on the board, in the order they were deployed.
@@ -415,9 +557,14 @@ impl Game {
     pub fn decision(&self) -> Decision {
         let p = Actor::Player(self.active);
         match self.step() {
+            Step::Phase1 => Decision { actor: p, kind: DecisionKind::Phase1 },
             Step::Draw => Decision { actor: Actor::Chance, kind: DecisionKind::Draw },
             Step::PlaceTile(tile) => Decision { actor: p, kind: DecisionKind::PlaceTile { tile } },
             Step::Phase2 => Decision { actor: p, kind: DecisionKind::Phase2 },
+            Step::Wagon => Decision {
+                actor: Actor::Player(self.wagons.first().expect("a wagon step has a pending wagon").player),
+                kind: DecisionKind::MoveWagon,
+            },
             Step::GameOver | Step::Score | Step::EndTurn => {
                 Decision { actor: Actor::Nobody, kind: DecisionKind::GameOver }
             }
@@ -437,6 +584,14 @@ impl Game {
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
         match self.step() {
+            Step::Phase1 => {
+                self.abbey_actions(out);
+                out.push(Action::Pass);
+            }
+            Step::Wagon => {
+                self.wagon_actions(out);
+                out.push(Action::Pass);
+            }
             Step::Draw => {
                 out.extend(self.chance_outcomes().into_iter().map(|(k, _)| Action::Draw(k)));
             }
@@ -454,22 +609,26 @@ impl Game {
         }
     }
 
-    /// Phase-2 deployments on the placed tile (BASE-06; crop circles never, CROP-02).
+    /// Phase 2: deployments on the placed tile (BASE-06, MAYOR-02, WAGON-02, BARN-03; crop circles never, CROP-02),
+    /// then the barn (BARN-02).
     fn phase2_actions(&self, out: &mut Vec<Action>) {
         let Some(t) = self.placed else { return };
-        if self.supply[self.active.index()] == 0 {
-            return;
-        }
+        let supply = self.supply[self.active.index()];
         let pt = self.board.tile(t as usize);
-        let def = self.catalogue().def(pt.kind);
-        for (i, s) in def.segments.iter().enumerate() {
-            if s.kind == SegmentKind::Crop {
+        let o = self.catalogue().oriented(pt.kind, pt.placement.rotation());
+        for i in 0..o.n_segments as usize {
+            let kind = o.seg_kind[i];
+            let seg = SegmentId(pt.first_segment + i as u16);
+            if self.board.meeples_on(seg) != 0 || (kind == SegmentKind::Field && self.board.barns_on(seg) != 0) {
                 continue;
             }
-            if self.board.meeples_on(SegmentId(pt.first_segment + i as u16)) == 0 {
-                out.push(Action::Deploy { meeple: MeepleKind::Normal, segment: i as u8 });
+            for m in MeepleKind::ALL {
+                if supply[m.index()] > 0 && m.may_stand_on(kind) {
+                    out.push(Action::Deploy { meeple: m, segment: i as u8 });
+                }
             }
         }
+        self.barn_actions(out);
     }
 
     /// A uniformly random legal action for the pending decision; a chance step takes the top of the (already
@@ -502,6 +661,12 @@ impl Game {
     fn check(&self, a: Action) -> Result<(), IllegalReason> {
         let wrong = |expected| Err(IllegalReason::WrongDecision { expected });
         match (self.step(), a) {
+            (Step::Phase1, Action::Pass) => Ok(()),
+            (Step::Phase1, Action::Place { tile, space, .. }) => self.check_abbey(tile, space),
+            (Step::Phase1, _) => wrong("an abbey placement or a pass"),
+            (Step::Wagon, Action::Pass) => Ok(()),
+            (Step::Wagon, Action::MoveWagon { segment }) => self.check_wagon(segment),
+            (Step::Wagon, _) => wrong("a wagon move or a pass"),
             (Step::Draw, Action::Draw(k)) => {
                 if self.stack.contains(&k) {
                     Ok(())
@@ -522,6 +687,7 @@ impl Game {
             }
             (Step::PlaceTile(_), _) => wrong("the drawn tile's placement"),
             (Step::Phase2, Action::Pass) => Ok(()),
+            (Step::Phase2, Action::PlaceBarn { corner }) => self.check_barn(corner),
             (Step::Phase2, Action::Deploy { meeple, segment }) => {
                 let t = self.placed.expect("phase 2 follows a placement");
                 let pt = self.board.tile(t as usize);
@@ -530,11 +696,18 @@ impl Game {
                 if seg.kind == SegmentKind::Crop {
                     return Err(IllegalReason::CropCircle);
                 }
-                if self.supply[self.active.index()] == 0 {
+                if !meeple.may_stand_on(seg.kind) {
+                    return Err(IllegalReason::NotAllowedOn(meeple.name(), seg.kind.name()));
+                }
+                if self.supply[self.active.index()][meeple.index()] == 0 {
                     return Err(IllegalReason::EmptySupply(meeple.name()));
                 }
-                if self.board.meeples_on(SegmentId(pt.first_segment + segment as u16)) != 0 {
+                let id = SegmentId(pt.first_segment + segment as u16);
+                if self.board.meeples_on(id) != 0 {
                     return Err(IllegalReason::Occupied);
+                }
+                if seg.kind == SegmentKind::Field && self.board.barns_on(id) != 0 {
+                    return Err(IllegalReason::FieldHasBarn);
                 }
                 Ok(())
             }
@@ -572,6 +745,7 @@ impl Game {
         self.events.clear();
         match a {
             Action::Draw(k) => self.draw(k),
+            Action::Place { tile, space, .. } if self.step() == Step::Phase1 => self.place_abbey(tile, space),
             Action::Place { tile, space, rotation } => {
                 let rotation = self.catalogue().canonical_rotation(tile, rotation);
                 let cfg = Arc::clone(&self.config);
@@ -594,9 +768,33 @@ impl Game {
                 self.deploy(self.active, meeple, seg);
                 self.steps.pop();
             }
-            Action::Pass => {
+            Action::PlaceBarn { corner } => {
+                self.place_barn(corner);
                 self.steps.pop();
             }
+            Action::MoveWagon { segment } => {
+                let w = self.wagons.remove(0);
+                self.deploy(w.player, MeepleKind::Wagon, segment);
+                if self.wagons.is_empty() {
+                    self.steps.pop();
+                }
+            }
+            Action::Pass => match self.step() {
+                Step::Phase1 => {
+                    // Draw instead; with an empty stack, the turn passes (END-02).
+                    let next = if self.stack.is_empty() { Step::EndTurn } else { Step::Draw };
+                    *self.steps.last_mut().expect("phase 1 step") = next;
+                }
+                Step::Wagon => {
+                    self.wagons.remove(0);
+                    if self.wagons.is_empty() {
+                        self.steps.pop();
+                    }
+                }
+                _ => {
+                    self.steps.pop();
+                }
+            },
         }
         self.advance();
     }
@@ -617,7 +815,7 @@ impl Game {
     }
 
     fn deploy(&mut self, player: Player, kind: MeepleKind, seg: SegmentId) {
-        self.supply[player.index()] -= 1;
+        self.supply[player.index()][kind.index()] -= 1;
         self.board.add_meeples(seg, 1);
         self.meeples.push(PlacedMeeple { player, kind, segment: seg });
     }
@@ -629,10 +827,13 @@ impl Game {
         while i < self.meeples.len() {
             let m = self.meeples[i];
             if self.board.root(m.segment) == root {
-                self.supply[m.player.index()] += 1;
+                self.supply[m.player.index()][m.kind.index()] += 1;
                 self.board.add_meeples(m.segment, -1);
                 self.meeples.remove(i);
                 n += 1;
+                if m.kind == MeepleKind::Wagon {
+                    self.wagon_returned(m, root);
+                }
             } else {
                 i += 1;
             }
@@ -647,26 +848,52 @@ impl Game {
                 Step::Score => {
                     self.steps.pop();
                     self.score_completed();
+                    self.score_barn_fields();
+                    if !self.wagons.is_empty() {
+                        self.order_wagons();
+                        self.steps.push(Step::Wagon);
+                    }
                 }
                 Step::EndTurn => {
                     self.steps.pop();
-                    self.placed = None;
-                    self.completed.clear();
-                    if self.stack.is_empty() {
-                        // END-01, then END-03: final scoring.
-                        self.events.push(Event::GameEnded);
-                        self.final_scoring();
-                        self.steps.clear();
-                        self.steps.push(Step::GameOver);
-                    } else {
-                        self.active = Player(((self.active.0 as usize + 1) % self.players()) as u8);
-                        self.turn += 1;
-                        self.steps.push(Step::Draw);
-                    }
+                    self.end_turn();
                 }
-                Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::GameOver => return,
+                Step::Phase1 | Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::Wagon | Step::GameOver => {
+                    return;
+                }
             }
         }
+    }
+
+    /// The next player clockwise.
+    fn next_player(&self, p: Player) -> Player {
+        Player(((p.0 as usize + 1) % self.players()) as u8)
+    }
+
+    /// TURN-01/02: begin the active player's turn (a phase-1 choice if they hold a placeable abbey, else the draw).
+    fn start_turn(&mut self) {
+        self.steps.push(if self.can_place_abbey(self.active) { Step::Phase1 } else { Step::Draw });
+    }
+
+    /// TURN-08 and END-01/02: the next turn, or the end of the game.
+    fn end_turn(&mut self) {
+        let placed = self.placed.take().is_some();
+        self.completed.clear();
+        self.barn_this_turn = None;
+        if !self.stack.is_empty() {
+            self.active = self.next_player(self.active);
+            self.turn += 1;
+            self.start_turn();
+            return;
+        }
+        if self.continue_after_stack(placed) {
+            return;
+        }
+        // END-03: final scoring.
+        self.events.push(Event::GameEnded);
+        self.final_scoring();
+        self.steps.clear();
+        self.steps.push(Step::GameOver);
     }
 
     /// Where a segment is, for people: its space, its tile's id and its notation name (`road@E`).
@@ -690,10 +917,30 @@ impl Game {
                 return Err(format!("feature {} counts {} meeples but has {here}", r.0, self.board.meeples_on(r)));
             }
         }
+        let m = self.config.rules.modules;
+        let start = [MEEPLES_PER_PLAYER, m.mayor as u8, m.wagon as u8];
         for p in 0..self.players() {
-            let on = self.meeples.iter().filter(|m| m.player.index() == p).count();
-            if on + self.supply[p] as usize != MEEPLES_PER_PLAYER as usize {
-                return Err(format!("P{}: {} in supply and {on} on the board", p + 1, self.supply[p]));
+            for k in MeepleKind::ALL {
+                let on = self.meeples.iter().filter(|x| x.player.index() == p && x.kind == k).count();
+                let have = self.supply[p][k.index()] as usize;
+                if on + have != start[k.index()] as usize {
+                    return Err(format!("P{}: {have} {} in supply and {on} on the board", p + 1, k.name()));
+                }
+            }
+            let barns = self.barns.iter().filter(|b| b.player.index() == p).count();
+            if barns + self.barns_left[p] as usize != m.barn as usize {
+                return Err(format!("P{}: barns do not add up", p + 1));
+            }
+        }
+        for r in self.board.roots() {
+            let here = self.barns.iter().filter(|b| self.board.root(b.segment) == r).count();
+            if here != self.board.barns_on(r) as usize {
+                return Err(format!("field {} counts {} barns but has {here}", r.0, self.board.barns_on(r)));
+            }
+        }
+        for x in &self.meeples {
+            if !x.kind.may_stand_on(self.board.kind(x.segment)) {
+                return Err(format!("a {} stands on a {}", x.kind.name(), self.board.kind(x.segment).name()));
             }
         }
         Ok(())
@@ -708,5 +955,7 @@ impl Game {
             + self.steps.capacity() * std::mem::size_of::<Step>()
             + self.completed.capacity() * std::mem::size_of::<SegmentId>()
             + self.events.capacity() * std::mem::size_of::<Event>()
+            + self.barns.capacity() * std::mem::size_of::<PlacedBarn>()
+            + self.wagons.capacity() * std::mem::size_of::<PendingWagon>()
     }
 }

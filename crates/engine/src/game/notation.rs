@@ -22,6 +22,11 @@ impl Game {
                 };
                 format!("{} {}", meeple.name(), name)
             }
+            Action::PlaceBarn { corner } => format!("barn {corner}"),
+            Action::MoveWagon { segment } => {
+                let (space, _, name) = self.describe_segment(segment);
+                format!("wagon {space} {name}")
+            }
             Action::Pass => "pass".to_string(),
         }
     }
@@ -45,6 +50,20 @@ impl Game {
                 rotation: rot.parse::<Rotation>().map_err(err)?,
             }),
             ["pass"] => Ok(Action::Pass),
+            ["barn", corner] => Ok(Action::PlaceBarn { corner: corner.parse().map_err(err)? }),
+            ["wagon", space, seg] => {
+                let space: Space = space.parse().map_err(err)?;
+                let t = self
+                    .board
+                    .square_at(space)
+                    .ok_or_else(|| err(format!("no tile on space {space} to move the wagon to")))?;
+                let pt = self.board.tile(t);
+                let local = self
+                    .catalogue()
+                    .find_segment(pt.kind, pt.placement.rotation(), seg)
+                    .ok_or_else(|| err(format!("the tile on {space} has no segment `{seg}`")))?;
+                Ok(Action::MoveWagon { segment: self.board.segment_of(t, local) })
+            }
             [kind, seg] if MeepleKind::ALL.iter().any(|m| m.name() == *kind) => {
                 let meeple = MeepleKind::ALL.into_iter().find(|m| m.name() == *kind).expect("checked");
                 let (Some(t), Some(Step::Phase2)) = (self.placed, self.steps.last()) else {

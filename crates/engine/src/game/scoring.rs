@@ -1,18 +1,18 @@
 //! Base scoring: majorities (BASE-10), values during the game (BASE-11, VAR-01), returning meeples (BASE-12),
 //! unoccupied completions (BASE-13) and final scoring (BASE-16).
 
-use super::{Event, Game, MAX_PLAYERS, Players, ScoreTime, Scoring};
+use super::{Event, Game, MAX_PLAYERS, Players, ScoreReason, ScoreTime, Scoring};
 use crate::board::SegmentId;
 use crate::catalogue::SegmentKind;
 use crate::rules::TinyCityPoints;
 
 impl Game {
-    /// The players with the highest strength on a feature (at least 1), BASE-10.
-    fn majority(&self, root: SegmentId) -> Players {
+    /// The players with the highest strength on a feature, which must be at least 1 (BASE-10, MAYOR-04).
+    pub(super) fn majority(&self, root: SegmentId) -> Players {
         let mut strength = [0u32; MAX_PLAYERS];
         for m in &self.meeples {
             if self.board.root(m.segment) == root {
-                strength[m.player.index()] += m.kind.strength();
+                strength[m.player.index()] += self.strength(m, root);
             }
         }
         let best = *strength.iter().max().expect("non-empty");
@@ -22,7 +22,7 @@ impl Game {
         Players(strength.iter().enumerate().filter(|(_, s)| **s == best).fold(0, |acc, (i, _)| acc | 1 << i))
     }
 
-    fn award(&mut self, winners: Players, points: u32) {
+    pub(super) fn award(&mut self, winners: Players, points: u32) {
         for p in winners.iter() {
             self.scores[p.index()] += points as i32;
         }
@@ -64,6 +64,7 @@ impl Game {
             let returned = self.return_meeples(root);
             self.events.push(Event::Scored(Scoring {
                 when: ScoreTime::Turn,
+                reason: ScoreReason::Completed,
                 feature: info.kind,
                 at: root,
                 complete: true,
@@ -78,7 +79,8 @@ impl Game {
         self.completed = completed;
     }
 
-    /// Final scoring (BASE-16): incomplete roads, cities and monasteries, then fields. Meeples stay where they are.
+    /// Final scoring (BASE-16): incomplete roads, cities and monasteries, then fields, then barns (BARN-07). Meeples
+    /// stay where they are; wagons do not move (WAGON-09).
     pub(super) fn final_scoring(&mut self) {
         let mut roots: Vec<SegmentId> = Vec::new();
         for m in &self.meeples {
@@ -115,6 +117,7 @@ impl Game {
                 self.award(winners, points);
                 self.events.push(Event::Scored(Scoring {
                     when: ScoreTime::Final,
+                    reason: ScoreReason::Final,
                     feature: kind,
                     at: root,
                     complete: info.complete,
@@ -127,5 +130,6 @@ impl Game {
                 }));
             }
         }
+        self.final_barns();
     }
 }

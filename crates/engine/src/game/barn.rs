@@ -1,0 +1,142 @@
+//! The barn (SPEC BARN-01..07): placed as the phase-2 action on a corner of the new tile where four field corners
+//! meet; it scores the farmers of its field when placed (BARN-04) or joined (BARN-05), closes the field to farmers
+//! (BARN-03), and scores for its owner at the end (BARN-07).
+
+use super::{Event, Game, IllegalReason, MAX_PLAYERS, PlacedBarn, Players, ScoreReason, ScoreTime, Scoring};
+use crate::action::Action;
+use crate::board::{Board, SegmentId};
+use crate::catalogue::SegmentKind;
+use crate::geom::Corner;
+
+impl Game {
+    /// The field segment at corner `c` of tile `t` if a barn may stand there (BARN-02, VAR-05).
+    fn barn_spot(&self, t: usize, c: Corner) -> Result<SegmentId, &'static str> {
+        let cat = &self.config.catalogue;
+        let s = self.board.tile(t).space;
+        for (q, cq) in Board::corner_point(s, c) {
+            let tq = self.board.square_at(q).ok_or("four tiles must meet there")?;
+            self.board.field_corner(cat, tq, cq).ok_or("every tile corner there must be field")?;
+        }
+        let seg = self.board.field_corner(cat, t, c).ok_or("every tile corner there must be field")?;
+        if !self.config.rules.barn_allow_second_barn && self.board.barns_on(seg) > 0 {
+            return Err("that field already has a barn");
+        }
+        Ok(seg)
+    }
+
+    /// Phase 2: the barn at each corner of the placed tile where it may stand.
+    pub(super) fn barn_actions(&self, out: &mut Vec<Action>) {
+        if !self.config.rules.modules.barn || self.barns_left[self.active.index()] == 0 {
+            return;
+        }
+        let Some(t) = self.placed else { return };
+        for corner in Corner::ALL {
+            if self.barn_spot(t as usize, corner).is_ok() {
+                out.push(Action::PlaceBarn { corner });
+            }
+        }
+    }
+
+    pub(super) fn check_barn(&self, c: Corner) -> Result<(), IllegalReason> {
+        if !self.config.rules.modules.barn {
+            return Err(IllegalReason::ModuleOff("barn"));
+        }
+        if self.barns_left[self.active.index()] == 0 {
+            return Err(IllegalReason::EmptySupply("barn"));
+        }
+        let t = self.placed.expect("phase 2 follows a placement") as usize;
+        self.barn_spot(t, c).map(|_| ()).map_err(IllegalReason::BarnCorner)
+    }
+
+    pub(super) fn place_barn(&mut self, corner: Corner) {
+        let t = self.placed.expect("phase 2 follows a placement") as usize;
+        let segment = self.barn_spot(t, corner).expect("checked");
+        let player = self.active;
+        self.barns_left[player.index()] -= 1;
+        self.board.add_barn(segment);
+        self.barns.push(PlacedBarn { player, segment, space: self.board.tile(t).space, corner });
+        self.barn_this_turn = Some(self.board.root(segment));
+    }
+
+    /// Phase 3: fields of this turn's tile that now hold both a barn and farmers are scored and the farmers return:
+    /// 3 per completed city if the barn came this turn (BARN-04), else 1 (BARN-05).
+    pub(super) fn score_barn_fields(&mut self) {
+        if self.barns.is_empty() {
+            return;
+        }
+        let Some(t) = self.placed else { return };
+        let pt = *self.board.tile(t as usize);
+        let n = self.catalogue().def(pt.kind).segments.len();
+        let mut roots: Vec<SegmentId> = Vec::new();
+        for i in 0..n {
+            let seg = SegmentId(pt.first_segment + i as u16);
+            let r = self.board.root(seg);
+            if self.board.kind(r) == SegmentKind::Field && !roots.contains(&r) {
+                roots.push(r);
+            }
+        }
+        roots.sort_unstable();
+        let mut cities = Vec::new();
+        for r in roots {
+            if self.board.barns_on(r) == 0 || self.board.meeples_on(r) == 0 {
+                continue;
+            }
+            let fresh = self.barn_this_turn.is_some_and(|b| self.board.root(b) == r);
+            let (per, reason) = if fresh { (3, ScoreReason::BarnPlaced) } else { (1, ScoreReason::BarnConnected) };
+            self.board.completed_cities_of_field(&self.config.catalogue, r, &mut cities);
+            let points = per * cities.len() as u32;
+            let winners = self.majority(r);
+            self.award(winners, points);
+            let returned = self.return_meeples(r);
+            self.events.push(Event::Scored(Scoring {
+                when: ScoreTime::Turn,
+                reason,
+                feature: SegmentKind::Field,
+                at: r,
+                complete: false,
+                points,
+                winners,
+                tiles: 0,
+                pennants: 0,
+                cities: cities.len() as u8,
+                returned,
+            }));
+        }
+    }
+
+    /// Final scoring of barns (BARN-07): in each field with barns, the players with the most barns score 4 per
+    /// completed city.
+    pub(super) fn final_barns(&mut self) {
+        let mut roots: Vec<SegmentId> = self.barns.iter().map(|b| self.board.root(b.segment)).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        let mut cities = Vec::new();
+        for r in roots {
+            let mut count = [0u32; MAX_PLAYERS];
+            for b in &self.barns {
+                if self.board.root(b.segment) == r {
+                    count[b.player.index()] += 1;
+                }
+            }
+            let best = *count.iter().max().expect("players");
+            let winners =
+                Players(count.iter().enumerate().filter(|(_, c)| **c == best).fold(0, |acc, (i, _)| acc | 1 << i));
+            self.board.completed_cities_of_field(&self.config.catalogue, r, &mut cities);
+            let points = 4 * cities.len() as u32;
+            self.award(winners, points);
+            self.events.push(Event::Scored(Scoring {
+                when: ScoreTime::Final,
+                reason: ScoreReason::Barns,
+                feature: SegmentKind::Field,
+                at: r,
+                complete: false,
+                points,
+                winners,
+                tiles: 0,
+                pennants: 0,
+                cities: cities.len() as u8,
+                returned: 0,
+            }));
+        }
+    }
+}
