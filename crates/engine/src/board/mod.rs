@@ -698,6 +698,13 @@ impl Board {
         self.nodes[r].meeples = self.nodes[r].meeples.wrapping_add_signed(delta);
     }
 
+    /// Meeples and barns on the feature of `s`, with one walk to its root.
+    #[inline]
+    pub fn occupancy(&self, s: SegmentId) -> (u8, u8) {
+        let n = &self.nodes[self.root(s).0 as usize];
+        (n.meeples, n.barns)
+    }
+
     /// Pennants in the city of `s` (SPEC MAYOR-03).
     #[inline]
     pub fn pennants_of(&self, s: SegmentId) -> u8 {

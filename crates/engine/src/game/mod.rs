@@ -616,15 +616,24 @@ impl Game {
         let supply = self.supply[self.active.index()];
         let pt = self.board.tile(t as usize);
         let o = self.catalogue().oriented(pt.kind, pt.placement.rotation());
+        let special = supply[MeepleKind::Mayor.index()] + supply[MeepleKind::Wagon.index()] > 0;
         for i in 0..o.n_segments as usize {
             let kind = o.seg_kind[i];
-            let seg = SegmentId(pt.first_segment + i as u16);
-            if self.board.meeples_on(seg) != 0 || (kind == SegmentKind::Field && self.board.barns_on(seg) != 0) {
+            if kind == SegmentKind::Crop {
                 continue;
             }
-            for m in MeepleKind::ALL {
-                if supply[m.index()] > 0 && m.may_stand_on(kind) {
-                    out.push(Action::Deploy { meeple: m, segment: i as u8 });
+            let (meeples, barns) = self.board.occupancy(SegmentId(pt.first_segment + i as u16));
+            if meeples != 0 || barns != 0 {
+                continue;
+            }
+            if supply[MeepleKind::Normal.index()] > 0 {
+                out.push(Action::Deploy { meeple: MeepleKind::Normal, segment: i as u8 });
+            }
+            if special {
+                for m in [MeepleKind::Mayor, MeepleKind::Wagon] {
+                    if supply[m.index()] > 0 && m.may_stand_on(kind) {
+                        out.push(Action::Deploy { meeple: m, segment: i as u8 });
+                    }
                 }
             }
         }
