@@ -867,9 +867,18 @@ impl Game {
                     self.steps.pop();
                     self.end_turn();
                 }
-                Step::Phase1 | Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::Wagon | Step::GameOver => {
-                    return;
+                Step::Wagon => {
+                    // WAGON-08: a wagon with nowhere to go simply stays in the supply; its owner is not asked.
+                    if self.wagons.is_empty() || self.first_wagon_can_move() {
+                        if self.wagons.is_empty() {
+                            self.steps.pop();
+                            continue;
+                        }
+                        return;
+                    }
+                    self.wagons.remove(0);
                 }
+                Step::Phase1 | Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::GameOver => return,
             }
         }
     }

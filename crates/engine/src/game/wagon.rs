@@ -65,6 +65,13 @@ impl Game {
         }
     }
 
+    /// Whether the first pending wagon has at least one destination.
+    pub(super) fn first_wagon_can_move(&self) -> bool {
+        let mut v = Vec::new();
+        self.wagon_actions(&mut v);
+        !v.is_empty()
+    }
+
     pub(super) fn check_wagon(&self, segment: SegmentId) -> Result<(), IllegalReason> {
         if (segment.0 as usize) >= self.board.segment_count() {
             return Err(IllegalReason::WagonTarget);
