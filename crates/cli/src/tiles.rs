@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::json;
 
-use carcassonne::catalogue::{SegmentKind, TileSet, builtin_set, builtin_set_ids};
+use carcassonne::catalogue::{SegmentKind, Shape, TileSet, builtin_set, builtin_set_ids};
 
 fn segment_summary(t: &carcassonne::TileDef) -> String {
     let count = |k| t.segments.iter().filter(|s| s.kind == k).count();
@@ -23,12 +23,15 @@ fn print_set(out: &mut String, set: &TileSet) {
     let pennants: u32 = set.tiles.iter().map(|t| t.pennants() * t.count as u32).sum();
     let monasteries: u32 = set.tiles.iter().filter(|t| t.has_monastery()).map(|t| t.count as u32).sum();
     let gardens: u32 = set.tiles.iter().map(|t| t.gardens as u32).sum();
+    let held: u32 = set.tiles.iter().filter(|t| t.shape != Shape::Square).map(|t| t.count as u32).sum();
+    let held_text = if held > 0 { format!(" + {held} held in hand (abbeys, triangles)") } else { String::new() };
     outln!(
         out,
-        "{} — {}: {} tiles in {} kinds; {pennants} pennants, {monasteries} monastery tiles, {gardens} gardens{}",
+        "{} — {}: {} land tiles{held_text} in {} kinds; {pennants} pennants, {monasteries} monastery tiles, \
+         {gardens} gardens{}",
         set.id,
         set.name,
-        set.tile_count(),
+        set.tile_count() - held,
         set.tiles.len(),
         set.start.as_ref().map(|s| format!("; start tile {s}")).unwrap_or_default()
     );
