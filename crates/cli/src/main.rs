@@ -119,7 +119,8 @@ pub(crate) fn read_record(path: &PathBuf) -> Result<Record> {
     } else {
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
     };
-    Record::from_json(&text).with_context(|| format!("{} is not a usable record", path.display()))
+    let name = if path.as_os_str() == "-" { "standard input".to_string() } else { path.display().to_string() };
+    Record::from_json(&text).with_context(|| format!("{name} is not a usable record"))
 }
 
 fn run(cli: Cli) -> Result<String> {

@@ -33,7 +33,7 @@ fn format_name() -> String {
 pub enum ReplayError {
     /// Not JSON, or not a record.
     #[error("not a valid record: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(String),
     /// A format this version does not read.
     #[error("unknown record format `{0}` (this version reads `{RECORD_FORMAT}`)")]
     Format(String),
@@ -72,7 +72,7 @@ impl Record {
     /// # Errors
     /// A [`ReplayError`] for bad JSON or an unknown format.
     pub fn from_json(text: &str) -> Result<Record, ReplayError> {
-        let r: Record = serde_json::from_str(text)?;
+        let r: Record = serde_json::from_str(text).map_err(|e| ReplayError::Json(e.to_string()))?;
         if r.format != RECORD_FORMAT {
             return Err(ReplayError::Format(r.format));
         }

@@ -76,7 +76,9 @@ impl Game {
                     .ok_or_else(|| err(format!("the placed tile has no segment `{seg}`")))?;
                 Ok(Action::Deploy { meeple, segment })
             }
-            _ => Err(err("expected `draw TILE`, `place TILE X,Y rN`, `meeple SEGMENT` or `pass`".into())),
+            _ => Err(err("expected `draw TILE`, `place TILE X,Y rN`, `meeple|mayor|wagon SEGMENT`, `barn CORNER`, \
+                 `wagon X,Y SEGMENT` or `pass`"
+                .into())),
         }
     }
 }
