@@ -417,4 +417,44 @@ mod tests {
         assert!("3".parse::<Space>().is_err());
         assert_eq!("r270".parse::<Rotation>().unwrap(), Rotation::R270);
     }
+
+    mod props {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        fn terrain() -> impl Strategy<Value = Terrain> {
+            prop_oneof![Just(Terrain::Field), Just(Terrain::Road), Just(Terrain::City)]
+        }
+
+        proptest! {
+            #[test]
+            fn matching_is_symmetric_and_reversal_an_involution(a in terrain(), b in terrain(), c in terrain(),
+                                                                 d in terrain(), e in terrain(), f in terrain()) {
+                let x = Edge::new(a, b, c);
+                let y = Edge::new(d, e, f);
+                prop_assert_eq!(x.reversed().reversed(), x);
+                prop_assert_eq!(x.matches(y), y.matches(x));
+                prop_assert!(x.matches(x.reversed()));
+            }
+
+            #[test]
+            fn four_quarter_turns_are_the_identity(p in 0u8..15, r in 0usize..4) {
+                let pos = Pos(p);
+                let r = Rotation::from_index(r);
+                let mut q = pos;
+                for _ in 0..4 {
+                    q = q.rotate(r);
+                }
+                prop_assert_eq!(q, pos);
+                prop_assert_eq!(pos.rotate(r).side().map(|s| s.index()), pos.side().map(|s| s.rotate(r).index()));
+            }
+
+            #[test]
+            fn spaces_round_trip_through_text(x in -300i16..300, y in -300i16..300) {
+                let s = Space::new(x, y);
+                prop_assert_eq!(s.to_string().parse::<Space>(), Ok(s));
+                prop_assert_eq!(s.step(Side::N).step(Side::S), s);
+            }
+        }
+    }
 }
