@@ -49,7 +49,7 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
         let act = mid.random_action(&mut rng, &mut buf).expect("the game is not over");
         mid.apply_unchecked(act);
     }
-    let clones = 200_000u32;
+    let clones = 20_000u32;
     let t = Instant::now();
     for _ in 0..clones {
         black_box(black_box(&mid).clone());
