@@ -208,17 +208,7 @@ impl Board {
         k: TileKind,
         mut f: impl FnMut(Space, Rotation) -> bool,
     ) -> bool {
-        let mut rots = [Rotation::R0; 4];
-        let mut sigs = [0u32; 4];
-        let mut n = 0;
-        for r in Rotation::ALL {
-            let o = cat.oriented(k, r);
-            if o.canonical == r {
-                rots[n] = r;
-                sigs[n] = o.signature;
-                n += 1;
-            }
-        }
+        let (rots, sigs, n) = distinct_orientations(cat, k);
         for fs in &self.frontier {
             for i in 0..n {
                 if (sigs[i] ^ fs.want) & fs.mask == 0 && f(fs.space, rots[i]) {
@@ -238,17 +228,7 @@ impl Board {
         k: TileKind,
         rng: &mut impl rand::Rng,
     ) -> Option<(Space, Rotation)> {
-        let mut rots = [Rotation::R0; 4];
-        let mut sigs = [0u32; 4];
-        let mut n = 0;
-        for r in Rotation::ALL {
-            let o = cat.oriented(k, r);
-            if o.canonical == r {
-                rots[n] = r;
-                sigs[n] = o.signature;
-                n += 1;
-            }
-        }
+        let (rots, sigs, n) = distinct_orientations(cat, k);
         let total = self.frontier.len() * n;
         if total == 0 {
             return None;
@@ -926,6 +906,23 @@ impl Board {
             + self.frontier.capacity() * std::mem::size_of::<FrontierSpace>()
             + self.open_monasteries.capacity() * 6
     }
+}
+
+/// The distinct orientations of a square tile kind (smallest rotation of each) and their packed edges.
+#[inline]
+fn distinct_orientations(cat: &Catalogue, k: TileKind) -> ([Rotation; 4], [u32; 4], usize) {
+    let mut rots = [Rotation::R0; 4];
+    let mut sigs = [0u32; 4];
+    let mut n = 0;
+    for r in Rotation::ALL {
+        let o = cat.oriented(k, r);
+        if o.canonical == r {
+            rots[n] = r;
+            sigs[n] = o.signature;
+            n += 1;
+        }
+    }
+    (rots, sigs, n)
 }
 
 /// Roads and cities have open ends; other kinds do not.

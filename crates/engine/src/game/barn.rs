@@ -88,19 +88,7 @@ impl Game {
             let winners = self.majority(r);
             self.award(winners, points);
             let returned = self.return_meeples(r);
-            self.events.push(Event::Scored(Scoring {
-                when: ScoreTime::Turn,
-                reason,
-                feature: SegmentKind::Field,
-                at: r,
-                complete: false,
-                points,
-                winners,
-                tiles: 0,
-                pennants: 0,
-                cities: cities.len() as u8,
-                returned,
-            }));
+            self.push_field_scoring(ScoreTime::Turn, reason, r, points, winners, cities.len(), returned);
         }
     }
 
@@ -124,19 +112,34 @@ impl Game {
             self.board.completed_cities_of_field(&self.config.catalogue, r, &mut cities);
             let points = 4 * cities.len() as u32;
             self.award(winners, points);
-            self.events.push(Event::Scored(Scoring {
-                when: ScoreTime::Final,
-                reason: ScoreReason::Barns,
-                feature: SegmentKind::Field,
-                at: r,
-                complete: false,
-                points,
-                winners,
-                tiles: 0,
-                pennants: 0,
-                cities: cities.len() as u8,
-                returned: 0,
-            }));
+            self.push_field_scoring(ScoreTime::Final, ScoreReason::Barns, r, points, winners, cities.len(), 0);
         }
+    }
+
+    /// Record a barn-related field scoring.
+    #[allow(clippy::too_many_arguments)]
+    fn push_field_scoring(
+        &mut self,
+        when: ScoreTime,
+        reason: ScoreReason,
+        at: SegmentId,
+        points: u32,
+        winners: Players,
+        cities: usize,
+        returned: u8,
+    ) {
+        self.events.push(Event::Scored(Scoring {
+            when,
+            reason,
+            feature: SegmentKind::Field,
+            at,
+            complete: false,
+            points,
+            winners,
+            tiles: 0,
+            pennants: 0,
+            cities: cities as u8,
+            returned,
+        }));
     }
 }
