@@ -53,9 +53,10 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<String> {
     let mut decisions = 0u64;
     let mut buf = Vec::new();
     let start = Instant::now();
+    let mut game = Game::from_config(config.clone(), a.seed);
     for i in 0..a.games {
         let seed = a.seed.wrapping_add(i);
-        let mut game = Game::from_config(config.clone(), seed);
+        game.restart(seed);
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_CA2C);
         let mut record = a.records.as_ref().map(|_| {
             let mut s = setup.clone();

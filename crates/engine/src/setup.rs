@@ -230,14 +230,14 @@ impl Setup {
 }
 
 impl GameConfig {
-    /// The draw stack for a game with this seed, stored so that the next tile drawn is the last element.
-    pub(crate) fn shuffled_stack(&self, seed: u64) -> Vec<TileKind> {
-        let mut s = self.stack.clone();
+    /// Fill `s` with the draw stack for a game with this seed, stored so that the next tile drawn is the last element.
+    pub(crate) fn shuffle_into(&self, seed: u64, s: &mut Vec<TileKind>) {
+        s.clear();
+        s.extend_from_slice(&self.stack);
         if self.forced {
             s.reverse();
         } else {
             s.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
         }
-        s
     }
 }

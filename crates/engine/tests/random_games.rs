@@ -162,6 +162,19 @@ fn held_abbeys(g: &Game) -> usize {
 }
 
 #[test]
+fn a_restarted_game_equals_a_new_one() {
+    let config = abbey_mayor(3, 0).prepare().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut buf = Vec::new();
+    let mut g = Game::from_config(config.clone(), 1);
+    for seed in 0..50 {
+        g.play_random(&mut rng, &mut buf);
+        g.restart(seed);
+        assert!(g == Game::from_config(config.clone(), seed), "seed {seed}");
+    }
+}
+
+#[test]
 fn fast_random_playouts_match_the_checked_path() {
     // `play_random` (rejection-sampled placements) must reach a finished, consistent game.
     let config = Setup::new(3).prepare().unwrap();

@@ -30,8 +30,9 @@ impl Cell {
     }
 }
 
-/// The grid covers a rectangle of spaces and grows (with a margin) when a tile goes outside it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The grid covers a rectangle of spaces and grows (with a margin) when a tile goes outside it. Two grids are equal
+/// when every space holds the same thing, whatever rectangle each happens to cover.
+#[derive(Clone, Debug, Eq)]
 pub(crate) struct Grid {
     x0: i16,
     y0: i16,
@@ -41,6 +42,20 @@ pub(crate) struct Grid {
 }
 
 const MARGIN: i16 = 6;
+
+impl PartialEq for Grid {
+    fn eq(&self, o: &Grid) -> bool {
+        let covers_same = |a: &Grid, b: &Grid| {
+            (0..a.h).all(|y| {
+                (0..a.w).all(|x| {
+                    let s = Space::new(a.x0 + x, a.y0 + y);
+                    a.get(s) == b.get(s)
+                })
+            })
+        };
+        covers_same(self, o) && covers_same(o, self)
+    }
+}
 
 impl Grid {
     pub(super) fn new() -> Grid {
@@ -102,6 +117,11 @@ impl Grid {
             }
         }
         *self = Grid { x0, y0, w, h, cells };
+    }
+
+    /// Empty every cell, keeping the covered rectangle.
+    pub(super) fn clear(&mut self) {
+        self.cells.fill(Cell::BLANK);
     }
 
     /// Bytes held by the cells.

@@ -149,6 +149,16 @@ impl Board {
         }
     }
 
+    /// Empty the board, keeping its memory.
+    pub fn clear(&mut self) {
+        self.grid.clear();
+        self.tiles.clear();
+        self.nodes.clear();
+        self.frontier.clear();
+        self.open_monasteries.clear();
+        self.has_triangles = false;
+    }
+
     /// The placed tiles, in placement order.
     pub fn tiles(&self) -> &[PlacedTile] {
         &self.tiles

@@ -380,39 +380,19 @@ impl Game {
 
     /// Start a game from a prepared configuration with this seed (cheap: for running many games of one setup).
     pub fn from_config(config: Arc<GameConfig>, seed: u64) -> Game {
-        let n = config.players as usize;
-        let mut board = Board::new();
-        let mut completed = Vec::new();
-        board
-            .place_start(
-                &config.catalogue,
-                config.start,
-                Space::new(0, 0),
-                Placement::Square(Rotation::R0),
-                &mut completed,
-            )
-            .expect("the start tile goes on an empty board");
-        let m = config.rules.modules;
-        let mut supply = [[0; MeepleKind::COUNT]; MAX_PLAYERS];
-        supply[..n].fill([MEEPLES_PER_PLAYER, m.mayor as u8, m.wagon as u8]);
-        let mut barns_left = [0; MAX_PLAYERS];
-        barns_left[..n].fill(m.barn as u8);
-        let mut abbeys_left = [0; MAX_PLAYERS];
-        abbeys_left[..n].fill(config.abbey.is_some() as u8);
-        let stack = config.shuffled_stack(seed);
         let mut g = Game {
             config,
-            board,
+            board: Board::new(),
             scores: [0; MAX_PLAYERS],
-            supply,
-            barns_left,
-            abbeys_left,
+            supply: [[0; MeepleKind::COUNT]; MAX_PLAYERS],
+            barns_left: [0; MAX_PLAYERS],
+            abbeys_left: [0; MAX_PLAYERS],
             barns: Vec::new(),
             wagons: Vec::new(),
             barn_this_turn: None,
             passes: 0,
             final_round: None,
-            stack,
+            stack: Vec::new(),
             meeples: Vec::with_capacity(16),
             active: Player(0),
             steps: Vec::with_capacity(8),
@@ -422,13 +402,56 @@ impl Game {
             discarded: 0,
             turn: 1,
         };
-        if g.stack.is_empty() {
-            g.steps.push(Step::EndTurn);
-        } else {
-            g.start_turn();
-        }
-        g.advance();
+        g.restart(seed);
         g
+    }
+
+    /// Start this game over from its setup with a new seed, keeping the memory it has already allocated (for
+    /// running many games in a row). The result equals `Game::from_config(config, seed)`.
+    pub fn restart(&mut self, seed: u64) {
+        let config = Arc::clone(&self.config);
+        let n = config.players as usize;
+        self.board.clear();
+        let mut completed = std::mem::take(&mut self.completed);
+        completed.clear();
+        self.board
+            .place_start(
+                &config.catalogue,
+                config.start,
+                Space::new(0, 0),
+                Placement::Square(Rotation::R0),
+                &mut completed,
+            )
+            .expect("the start tile goes on an empty board");
+        completed.clear();
+        self.completed = completed;
+        let m = config.rules.modules;
+        self.scores = [0; MAX_PLAYERS];
+        self.supply = [[0; MeepleKind::COUNT]; MAX_PLAYERS];
+        self.supply[..n].fill([MEEPLES_PER_PLAYER, m.mayor as u8, m.wagon as u8]);
+        self.barns_left = [0; MAX_PLAYERS];
+        self.barns_left[..n].fill(m.barn as u8);
+        self.abbeys_left = [0; MAX_PLAYERS];
+        self.abbeys_left[..n].fill(config.abbey.is_some() as u8);
+        self.barns.clear();
+        self.wagons.clear();
+        self.barn_this_turn = None;
+        self.passes = 0;
+        self.final_round = None;
+        config.shuffle_into(seed, &mut self.stack);
+        self.meeples.clear();
+        self.active = Player(0);
+        self.steps.clear();
+        self.placed = None;
+        self.events.clear();
+        self.discarded = 0;
+        self.turn = 1;
+        if self.stack.is_empty() {
+            self.steps.push(Step::EndTurn);
+        } else {
+            self.start_turn();
+        }
+        self.advance();
     }
 
     // ----- reading the state -----
