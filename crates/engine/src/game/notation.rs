@@ -14,19 +14,20 @@ impl Game {
             Action::Place { tile, space, rotation } => format!("place {} {} {}", c.def(tile).id, space, rotation),
             Action::Deploy { meeple, segment } => {
                 let name = match self.placed {
-                    Some(t) => {
+                    Some(t) if (segment as usize) < c.def(self.board.tile(t as usize).kind).segments.len() => {
                         let pt = self.board.tile(t as usize);
                         c.segment_name(pt.kind, pt.placement.rotation(), segment)
                     }
-                    None => format!("#{segment}"),
+                    _ => format!("#{segment}"),
                 };
                 format!("{} {}", meeple.name(), name)
             }
             Action::PlaceBarn { corner } => format!("barn {corner}"),
-            Action::MoveWagon { segment } => {
+            Action::MoveWagon { segment } if (segment.0 as usize) < self.board.segment_count() => {
                 let (space, _, name) = self.describe_segment(segment);
                 format!("wagon {space} {name}")
             }
+            Action::MoveWagon { segment } => format!("wagon #{}", segment.0),
             Action::Pass => "pass".to_string(),
         }
     }
