@@ -14,7 +14,7 @@ fn tiles_accounted(g: &Game) -> usize {
 
 /// Actions that are probably illegal now: random placements, deployments and draws.
 fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
-    let tile = TileKind(rng.random_range(0..g.catalogue().len() as u16));
+    let tile = TileKind(rng.random_range(0..g.catalogue().len() as u16 + 2));
     let space = Space::new(rng.random_range(-6..=6), rng.random_range(-6..=6));
     let rotation = Rotation::from_index(rng.random_range(0..4));
     let drawn = match g.decision().kind {
@@ -24,6 +24,7 @@ fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
     let meeple = carcassonne::MeepleKind::ALL[rng.random_range(0..3)];
     vec![
         Action::Place { tile: drawn, space, rotation },
+        Action::Place { tile: TileKind(9999), space, rotation },
         Action::Place { tile, space, rotation },
         Action::Deploy { meeple, segment: rng.random_range(0..12) },
         Action::PlaceBarn { corner: carcassonne::Corner::ALL[rng.random_range(0..4)] },
@@ -37,7 +38,7 @@ fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
 
 fn canonical(g: &Game, a: Action) -> Action {
     match a {
-        Action::Place { tile, space, rotation } => {
+        Action::Place { tile, space, rotation } if (tile.0 as usize) < g.catalogue().len() => {
             Action::Place { tile, space, rotation: g.catalogue().canonical_rotation(tile, rotation) }
         }
         other => other,

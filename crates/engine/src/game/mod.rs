@@ -242,6 +242,9 @@ pub enum IllegalReason {
     /// The game is over.
     #[error("the game is over")]
     GameOver,
+    /// The tile kind is not in this game's catalogue.
+    #[error("no such tile kind in this game")]
+    UnknownTile,
     /// The drawn tile is not in the stack.
     #[error("that tile is not in the draw stack")]
     NotInStack,
@@ -691,6 +694,11 @@ impl Game {
     }
 
     fn check(&self, a: Action) -> Result<(), IllegalReason> {
+        if let Action::Draw(k) | Action::Place { tile: k, .. } = a
+            && k.0 as usize >= self.catalogue().len()
+        {
+            return Err(IllegalReason::UnknownTile);
+        }
         let wrong = |expected| Err(IllegalReason::WrongDecision { expected });
         match (self.step(), a) {
             (Step::Phase1, Action::Pass) => Ok(()),

@@ -9,7 +9,9 @@ impl Game {
     /// Write an action in record notation.
     pub fn action_text(&self, a: Action) -> String {
         let c = self.catalogue();
+        let unknown = |k: crate::catalogue::TileKind| k.0 as usize >= c.len();
         match a {
+            Action::Draw(k) | Action::Place { tile: k, .. } if unknown(k) => format!("unknown tile #{}", k.0),
             Action::Draw(k) => format!("draw {}", c.def(k).id),
             Action::Place { tile, space, rotation } => format!("place {} {} {}", c.def(tile).id, space, rotation),
             Action::Deploy { meeple, segment } => {
