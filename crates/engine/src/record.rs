@@ -39,7 +39,7 @@ pub enum ReplayError {
     Format(String),
     /// The setup is invalid.
     #[error("invalid setup: {0}")]
-    Setup(#[from] SetupError),
+    Setup(SetupError),
     /// An action could not be read or was illegal.
     #[error("action {number} `{text}`: {reason}")]
     Action {
@@ -50,6 +50,12 @@ pub enum ReplayError {
         /// Why.
         reason: String,
     },
+}
+
+impl From<SetupError> for ReplayError {
+    fn from(e: SetupError) -> Self {
+        ReplayError::Setup(e)
+    }
 }
 
 /// A replayed game with everything that happened.

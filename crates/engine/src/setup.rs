@@ -91,6 +91,9 @@ pub enum SetupError {
     /// The abbey module needs the abbey tile, which comes with the `am` set.
     #[error("modules.abbey needs the Abbey & Mayor tile set: add `am` to the sets")]
     AbbeyWithoutSet,
+    /// More tiles than a board can number.
+    #[error("{0} tiles: a game holds at most 250 tiles")]
+    TooManyTiles(usize),
     /// No start tile could be found.
     #[error("no start tile: name one with `start_tile`, or include the base set")]
     NoStartTile,
@@ -207,6 +210,9 @@ impl Setup {
                 (stack, false)
             }
         };
+        if stack.len() + 1 + 6 > 250 {
+            return Err(SetupError::TooManyTiles(stack.len() + 1));
+        }
         let abbey = if self.rules.modules.abbey {
             let k = catalogue
                 .kinds()

@@ -258,7 +258,7 @@ pub enum IllegalReason {
     },
     /// The placement breaks BASE-04.
     #[error("illegal placement: {0}")]
-    Placement(#[from] PlaceError),
+    Placement(PlaceError),
     /// No such segment on the placed tile.
     #[error("the placed tile has no segment {0}")]
     NoSuchSegment(u8),
@@ -292,6 +292,12 @@ pub enum IllegalReason {
     /// Not a legal destination for the wagon (WAGON-05..07).
     #[error("the wagon cannot move there")]
     WagonTarget,
+}
+
+impl From<PlaceError> for IllegalReason {
+    fn from(e: PlaceError) -> Self {
+        IllegalReason::Placement(e)
+    }
 }
 
 /// An action that was refused.
