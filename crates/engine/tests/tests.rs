@@ -3,5 +3,6 @@
 mod catalogue;
 mod perft;
 mod random_games;
+mod robustness;
 mod scenarios;
 mod util;
