@@ -44,7 +44,7 @@ const WORDS: &[&str] = &[
 fn setup(seed: u64) -> Setup {
     let mut s = Setup::new(2 + (seed % 3) as u8);
     s.seed = seed;
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         s.sets = vec!["base".into(), "am".into()];
         for m in ["abbey", "mayor", "wagon", "barn"] {
             s.rules.set(&format!("modules.{m}"), "true").unwrap();
