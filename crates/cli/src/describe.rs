@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use carcassonne::game::ScoreReason;
 use carcassonne::report::{event_json, meeples_json, pending_json};
@@ -81,6 +81,7 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
             "supply": g.supply(),
             "on_board": on_board,
             "game_over": g.is_over(),
+            "winners": if g.is_over() { json!(g.leaders().iter().map(|p| p.0).collect::<Vec<_>>()) } else { Value::Null },
             "turn": g.turn(),
             "stack": g.stack_len(),
             "discarded": g.discarded(),
@@ -113,6 +114,10 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
         g.discarded()
     );
     outln!(out, "pending: {}", pending_text(g));
+    if g.is_over() {
+        let w: Vec<String> = g.leaders().iter().map(|p| p.to_string()).collect();
+        outln!(out, "{} {} (BASE-17)", w.join(" and "), if w.len() > 1 { "share the victory" } else { "wins" });
+    }
     let m = g.rules().modules;
     outln!(
         out,

@@ -500,6 +500,12 @@ impl Game {
         self.supply[..self.players()].iter().map(|s| s[MeepleKind::Normal.index()]).collect()
     }
 
+    /// The players with the highest score, who share the victory once the game is over (BASE-17).
+    pub fn leaders(&self) -> Players {
+        let best = *self.scores().iter().max().expect("at least two players");
+        Players(self.scores().iter().enumerate().filter(|(_, s)| **s == best).fold(0, |acc, (i, _)| acc | 1 << i))
+    }
+
     /// How many followers of a kind a player has in supply.
     pub fn supply_of(&self, p: Player, kind: MeepleKind) -> u8 {
         self.supply[p.index()][kind.index()]
