@@ -142,7 +142,7 @@ fn run(cli: Cli) -> Result<String> {
         }
         Command::Rules => {
             let mut out = String::new();
-            for o in carcassonne::rules::OPTIONS {
+            for o in carcassonne::rules::options() {
                 outln!(out, "{:<34} {:<7} {:<45} {}", o.key, o.var, o.values.join(" | "), o.doc);
             }
             for m in carcassonne::rules::Modules::NAMES {

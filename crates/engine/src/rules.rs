@@ -41,6 +41,11 @@ macro_rules! option_enum {
             pub fn from_name(s: &str) -> Option<$name> { $name::ALL.iter().copied().find(|v| v.name() == s) }
         }
         impl Default for $name { fn default() -> Self { $name::ALL[0] } }
+        impl OptionValue for $name {
+            fn parse(s: &str) -> Option<$name> { $name::from_name(s) }
+            fn text(self) -> String { self.name().to_string() }
+            fn values() -> Vec<&'static str> { $name::ALL.iter().map(|v| v.name()).collect() }
+        }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(self.name()) }
         }
@@ -105,6 +110,12 @@ option_enum!(
     FairyBonusMode { /// 1 per turn and 3 per scoring.
     Standard = "standard", /// 5 per completed scoring, no turn point (house rule).
     HouseFive = "house_five" }
+);
+option_enum!(
+    /// VAR-12: whether the fairy's space stops the dragon.
+    FairyBlocksDragon { /// The dragon may not enter it (default).
+    Yes = "true", /// The dragon may enter and stop there but eats nothing there (house rule).
+    No = "false" }
 );
 option_enum!(
     /// VAR-13: where crop-circle action A adds a meeple.
@@ -214,57 +225,26 @@ impl Modules {
     }
 }
 
-/// Every rule option, with the SPEC's defaults.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Rules {
-    /// Module switches (`modules.<name>` = `true`/`false`).
-    pub modules: Modules,
-    /// VAR-01 `base.tiny_city_points`.
-    pub tiny_city_points: TinyCityPoints,
-    /// VAR-02 `base.field_scoring`.
-    pub field_scoring: FieldScoring,
-    /// VAR-03 `wagon.movement`.
-    pub wagon_movement: WagonMovement,
-    /// VAR-04 `abbey.endgame`.
-    pub abbey_endgame: AbbeyEndgame,
-    /// VAR-05 `barn.allow_second_barn`.
-    pub barn_allow_second_barn: bool,
-    /// VAR-06 `dragon.move_timing`.
-    pub dragon_move_timing: DragonMoveTiming,
-    /// VAR-07 `princess.removal`.
-    pub princess_removal: PrincessRemoval,
-    /// VAR-08 `fairy.placement`.
-    pub fairy_placement: FairyPlacement,
-    /// VAR-09 `dragon.early_dragon_tile`.
-    pub dragon_early_dragon_tile: EarlyDragonTile,
-    /// VAR-10 `fairy.turn_point_claim`.
-    pub fairy_turn_point_claim: FairyTurnPointClaim,
-    /// VAR-11 `fairy.bonus_mode`.
-    pub fairy_bonus_mode: FairyBonusMode,
-    /// VAR-12 `fairy.blocks_dragon` (default `true`).
-    pub fairy_allows_dragon: bool,
-    /// VAR-13 `crop.add_scope`.
-    pub crop_add_scope: CropAddScope,
-    /// VAR-14 `crop.action_a_mandatory`.
-    pub crop_action_a_mandatory: bool,
-    /// VAR-15 `halflings.crop_mode`.
-    pub halflings_crop_mode: HalflingsCropMode,
-    /// VAR-16 `halflings.scoring`.
-    pub halflings_scoring: HalflingsScoring,
-    /// VAR-17 `halflings.include_symbol_tiles`.
-    pub halflings_include_symbol_tiles: bool,
-    /// VAR-18 `halflings.endgame`.
-    pub halflings_endgame: HalflingsEndgame,
-    /// VAR-19 `halflings.hill_tiebreak`.
-    pub halflings_hill_tiebreak: HillTiebreak,
-    /// VAR-20 `halflings.setup`.
-    pub halflings_setup: HalflingsSetup,
-    /// VAR-20 `halflings.tiles_per_player` (default 3).
-    pub halflings_tiles_per_player: TilesPerPlayer,
-    /// VAR-21 `halflings.barn_gaps`.
-    pub halflings_barn_gaps: HalflingsBarnGaps,
-    /// VAR-22 `halflings.meeple_rule`.
-    pub halflings_meeple_rule: HalflingsMeepleRule,
+/// A value a rule option can take.
+pub trait OptionValue: Sized + Copy {
+    /// Read a value from its name.
+    fn parse(s: &str) -> Option<Self>;
+    /// The value's name.
+    fn text(self) -> String;
+    /// Every accepted value, the default first.
+    fn values() -> Vec<&'static str>;
+}
+
+impl OptionValue for bool {
+    fn parse(s: &str) -> Option<bool> {
+        s.parse().ok()
+    }
+    fn text(self) -> String {
+        self.to_string()
+    }
+    fn values() -> Vec<&'static str> {
+        vec!["false", "true"]
+    }
 }
 
 /// VAR-20 `halflings.tiles_per_player`: 1 to 24, default 3.
@@ -277,255 +257,129 @@ impl Default for TilesPerPlayer {
     }
 }
 
+impl OptionValue for TilesPerPlayer {
+    fn parse(s: &str) -> Option<TilesPerPlayer> {
+        s.parse::<u8>().ok().filter(|n| (1..=24).contains(n)).map(TilesPerPlayer)
+    }
+    fn text(self) -> String {
+        self.0.to_string()
+    }
+    fn values() -> Vec<&'static str> {
+        vec!["3", "1..24"]
+    }
+}
+
 /// One row of the option table.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct OptionInfo {
     /// The key.
     pub key: &'static str,
     /// The SPEC id.
     pub var: &'static str,
     /// The accepted values, the default first.
-    pub values: &'static [&'static str],
+    pub values: Vec<&'static str>,
     /// What it decides.
     pub doc: &'static str,
 }
 
-const BOOL: &[&str] = &["false", "true"];
-const BOOL_TRUE_FIRST: &[&str] = &["true", "false"];
+fn set_slot<T: OptionValue>(slot: &mut T, key: &str, value: &str) -> Result<(), RuleError> {
+    *slot = T::parse(value).ok_or_else(|| RuleError::BadValue {
+        key: key.into(),
+        value: value.into(),
+        allowed: T::values().join(", "),
+    })?;
+    Ok(())
+}
 
-macro_rules! names {
-    ($t:ty) => {{
-        const N: usize = <$t>::ALL.len();
-        const V: [&str; N] = {
-            let mut v = [""; N];
-            let mut i = 0;
-            while i < N {
-                v[i] = <$t>::ALL[i].name();
-                i += 1;
+/// Declares every option once: its SPEC id, key, field, type and what it decides. The struct, the table of
+/// [`options`] and reading and writing by key all come from this list.
+macro_rules! rules_table {
+    ($($var:literal $key:literal $field:ident: $ty:ty => $what:literal;)*) => {
+        /// Every rule option, with the SPEC's defaults.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+        pub struct Rules {
+            /// Module switches (`modules.<name>` = `true`/`false`).
+            pub modules: Modules,
+            $(
+                #[doc = concat!($var, " `", $key, "`: ", $what, ".")]
+                pub $field: $ty,
+            )*
+        }
+
+        /// Every option (module switches aside), in SPEC order.
+        pub fn options() -> Vec<OptionInfo> {
+            vec![$(OptionInfo { key: $key, var: $var, values: <$ty as OptionValue>::values(), doc: $what },)*]
+        }
+
+        impl Rules {
+            fn set_option(&mut self, key: &str, value: &str) -> Option<Result<(), RuleError>> {
+                match key {
+                    $($key => Some(set_slot(&mut self.$field, key, value)),)*
+                    _ => None,
+                }
             }
-            v
-        };
-        &V
-    }};
+
+            fn get_option(&self, key: &str) -> Option<String> {
+                match key {
+                    $($key => Some(self.$field.text()),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-/// Every option key, in SPEC order (module switches are `modules.<name>`, see [`Modules::NAMES`]).
-pub const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        key: "base.tiny_city_points",
-        var: "VAR-01",
-        values: names!(TinyCityPoints),
-        doc: "points of a completed two-tile city",
-    },
-    OptionInfo { key: "base.field_scoring", var: "VAR-02", values: names!(FieldScoring), doc: "how fields score" },
-    OptionInfo {
-        key: "wagon.movement",
-        var: "VAR-03",
-        values: names!(WagonMovement),
-        doc: "where a scored wagon may move",
-    },
-    OptionInfo { key: "abbey.endgame", var: "VAR-04", values: names!(AbbeyEndgame), doc: "unplaced abbeys at the end" },
-    OptionInfo { key: "barn.allow_second_barn", var: "VAR-05", values: BOOL, doc: "a barn in a field that has one" },
-    OptionInfo {
-        key: "dragon.move_timing",
-        var: "VAR-06",
-        values: names!(DragonMoveTiming),
-        doc: "when the dragon moves",
-    },
-    OptionInfo {
-        key: "princess.removal",
-        var: "VAR-07",
-        values: names!(PrincessRemoval),
-        doc: "whether the princess must remove a knight",
-    },
-    OptionInfo { key: "fairy.placement", var: "VAR-08", values: names!(FairyPlacement), doc: "where the fairy goes" },
-    OptionInfo {
-        key: "dragon.early_dragon_tile",
-        var: "VAR-09",
-        values: names!(EarlyDragonTile),
-        doc: "dragon tiles before the first volcano",
-    },
-    OptionInfo {
-        key: "fairy.turn_point_claim",
-        var: "VAR-10",
-        values: names!(FairyTurnPointClaim),
-        doc: "the fairy's turn point",
-    },
-    OptionInfo { key: "fairy.bonus_mode", var: "VAR-11", values: names!(FairyBonusMode), doc: "how the fairy scores" },
-    OptionInfo {
-        key: "fairy.blocks_dragon",
-        var: "VAR-12",
-        values: BOOL_TRUE_FIRST,
-        doc: "whether the fairy's space stops the dragon",
-    },
-    OptionInfo {
-        key: "crop.add_scope",
-        var: "VAR-13",
-        values: names!(CropAddScope),
-        doc: "where crop action A adds a meeple",
-    },
-    OptionInfo {
-        key: "crop.action_a_mandatory",
-        var: "VAR-14",
-        values: BOOL,
-        doc: "whether crop action A is compulsory",
-    },
-    OptionInfo {
-        key: "halflings.crop_mode",
-        var: "VAR-15",
-        values: names!(HalflingsCropMode),
-        doc: "the triangular crop circle",
-    },
-    OptionInfo {
-        key: "halflings.scoring",
-        var: "VAR-16",
-        values: names!(HalflingsScoring),
-        doc: "counting with triangles",
-    },
-    OptionInfo { key: "halflings.include_symbol_tiles", var: "VAR-17", values: BOOL, doc: "the four symbol triangles" },
-    OptionInfo {
-        key: "halflings.endgame",
-        var: "VAR-18",
-        values: names!(HalflingsEndgame),
-        doc: "held triangles at the end",
-    },
-    OptionInfo {
-        key: "halflings.hill_tiebreak",
-        var: "VAR-19",
-        values: names!(HillTiebreak),
-        doc: "the hill tie-break",
-    },
-    OptionInfo {
-        key: "halflings.setup",
-        var: "VAR-20",
-        values: names!(HalflingsSetup),
-        doc: "how triangles are handed out",
-    },
-    OptionInfo {
-        key: "halflings.tiles_per_player",
-        var: "VAR-20",
-        values: &["3", "1..24"],
-        doc: "triangles per player",
-    },
-    OptionInfo {
-        key: "halflings.barn_gaps",
-        var: "VAR-21",
-        values: names!(HalflingsBarnGaps),
-        doc: "gaps at a barn's corner",
-    },
-    OptionInfo {
-        key: "halflings.meeple_rule",
-        var: "VAR-22",
-        values: names!(HalflingsMeepleRule),
-        doc: "meeples beside a triangle's occupant",
-    },
-];
-
-fn parse_enum<T: Copy>(key: &str, value: &str, from: fn(&str) -> Option<T>, all: &[&str]) -> Result<T, RuleError> {
-    from(value).ok_or_else(|| RuleError::BadValue { key: key.into(), value: value.into(), allowed: all.join(", ") })
-}
-
-fn parse_bool(key: &str, value: &str) -> Result<bool, RuleError> {
-    match value {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(RuleError::BadValue { key: key.into(), value: value.into(), allowed: "true, false".into() }),
-    }
+rules_table! {
+    "VAR-01" "base.tiny_city_points" tiny_city_points: TinyCityPoints => "points of a completed two-tile city";
+    "VAR-02" "base.field_scoring" field_scoring: FieldScoring => "how fields score";
+    "VAR-03" "wagon.movement" wagon_movement: WagonMovement => "where a scored wagon may move";
+    "VAR-04" "abbey.endgame" abbey_endgame: AbbeyEndgame => "unplaced abbeys at the end";
+    "VAR-05" "barn.allow_second_barn" barn_allow_second_barn: bool => "a barn in a field that has one";
+    "VAR-06" "dragon.move_timing" dragon_move_timing: DragonMoveTiming => "when the dragon moves";
+    "VAR-07" "princess.removal" princess_removal: PrincessRemoval => "whether the princess must remove a knight";
+    "VAR-08" "fairy.placement" fairy_placement: FairyPlacement => "where the fairy goes";
+    "VAR-09" "dragon.early_dragon_tile" dragon_early_dragon_tile: EarlyDragonTile => "dragon tiles before the first volcano";
+    "VAR-10" "fairy.turn_point_claim" fairy_turn_point_claim: FairyTurnPointClaim => "the fairy's turn point";
+    "VAR-11" "fairy.bonus_mode" fairy_bonus_mode: FairyBonusMode => "how the fairy scores";
+    "VAR-12" "fairy.blocks_dragon" fairy_blocks_dragon: FairyBlocksDragon => "whether the fairy's space stops the dragon";
+    "VAR-13" "crop.add_scope" crop_add_scope: CropAddScope => "where crop action A adds a meeple";
+    "VAR-14" "crop.action_a_mandatory" crop_action_a_mandatory: bool => "whether crop action A is compulsory";
+    "VAR-15" "halflings.crop_mode" halflings_crop_mode: HalflingsCropMode => "the triangular crop circle";
+    "VAR-16" "halflings.scoring" halflings_scoring: HalflingsScoring => "counting with triangles";
+    "VAR-17" "halflings.include_symbol_tiles" halflings_include_symbol_tiles: bool => "the four symbol triangles";
+    "VAR-18" "halflings.endgame" halflings_endgame: HalflingsEndgame => "held triangles at the end";
+    "VAR-19" "halflings.hill_tiebreak" halflings_hill_tiebreak: HillTiebreak => "the hill tie-break";
+    "VAR-20" "halflings.setup" halflings_setup: HalflingsSetup => "how triangles are handed out";
+    "VAR-20" "halflings.tiles_per_player" halflings_tiles_per_player: TilesPerPlayer => "triangles per player";
+    "VAR-21" "halflings.barn_gaps" halflings_barn_gaps: HalflingsBarnGaps => "gaps at a barn's corner";
+    "VAR-22" "halflings.meeple_rule" halflings_meeple_rule: HalflingsMeepleRule => "meeples beside a triangle's occupant";
 }
 
 impl Rules {
-    /// Set an option by key.
+    /// Set an option by key (`modules.<name>` for the module switches).
     ///
     /// # Errors
     /// An unknown key or a value the option does not take.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RuleError> {
         let value = value.trim();
         if let Some(m) = key.strip_prefix("modules.") {
-            let v = parse_bool(key, value)?;
-            *self.modules.slot(m).ok_or_else(|| RuleError::UnknownKey(key.into()))? = v;
-            return Ok(());
+            let slot = self.modules.slot(m).ok_or_else(|| RuleError::UnknownKey(key.into()))?;
+            return set_slot(slot, key, value);
         }
-        macro_rules! e {
-            ($field:ident, $t:ty) => {
-                self.$field = parse_enum(key, value, <$t>::from_name, names!($t))?
-            };
-        }
-        match key {
-            "base.tiny_city_points" => e!(tiny_city_points, TinyCityPoints),
-            "base.field_scoring" => e!(field_scoring, FieldScoring),
-            "wagon.movement" => e!(wagon_movement, WagonMovement),
-            "abbey.endgame" => e!(abbey_endgame, AbbeyEndgame),
-            "barn.allow_second_barn" => self.barn_allow_second_barn = parse_bool(key, value)?,
-            "dragon.move_timing" => e!(dragon_move_timing, DragonMoveTiming),
-            "princess.removal" => e!(princess_removal, PrincessRemoval),
-            "fairy.placement" => e!(fairy_placement, FairyPlacement),
-            "dragon.early_dragon_tile" => e!(dragon_early_dragon_tile, EarlyDragonTile),
-            "fairy.turn_point_claim" => e!(fairy_turn_point_claim, FairyTurnPointClaim),
-            "fairy.bonus_mode" => e!(fairy_bonus_mode, FairyBonusMode),
-            "fairy.blocks_dragon" => self.fairy_allows_dragon = !parse_bool(key, value)?,
-            "crop.add_scope" => e!(crop_add_scope, CropAddScope),
-            "crop.action_a_mandatory" => self.crop_action_a_mandatory = parse_bool(key, value)?,
-            "halflings.crop_mode" => e!(halflings_crop_mode, HalflingsCropMode),
-            "halflings.scoring" => e!(halflings_scoring, HalflingsScoring),
-            "halflings.include_symbol_tiles" => self.halflings_include_symbol_tiles = parse_bool(key, value)?,
-            "halflings.endgame" => e!(halflings_endgame, HalflingsEndgame),
-            "halflings.hill_tiebreak" => e!(halflings_hill_tiebreak, HillTiebreak),
-            "halflings.setup" => e!(halflings_setup, HalflingsSetup),
-            "halflings.tiles_per_player" => {
-                self.halflings_tiles_per_player = match value.parse::<u8>() {
-                    Ok(n @ 1..=24) => TilesPerPlayer(n),
-                    _ => {
-                        return Err(RuleError::BadValue {
-                            key: key.into(),
-                            value: value.into(),
-                            allowed: "a number from 1 to 24".into(),
-                        });
-                    }
-                }
-            }
-            "halflings.barn_gaps" => e!(halflings_barn_gaps, HalflingsBarnGaps),
-            "halflings.meeple_rule" => e!(halflings_meeple_rule, HalflingsMeepleRule),
-            _ => return Err(RuleError::UnknownKey(key.into())),
-        }
-        Ok(())
+        self.set_option(key, value).unwrap_or_else(|| Err(RuleError::UnknownKey(key.into())))
     }
 
     /// Read an option by key.
     pub fn get(&self, key: &str) -> Option<String> {
-        if let Some(m) = key.strip_prefix("modules.") {
-            return self.modules.get(m).map(|b| b.to_string());
+        match key.strip_prefix("modules.") {
+            Some(m) => self.modules.get(m).map(|b| b.to_string()),
+            None => self.get_option(key),
         }
-        Some(match key {
-            "base.tiny_city_points" => self.tiny_city_points.name().into(),
-            "base.field_scoring" => self.field_scoring.name().into(),
-            "wagon.movement" => self.wagon_movement.name().into(),
-            "abbey.endgame" => self.abbey_endgame.name().into(),
-            "barn.allow_second_barn" => self.barn_allow_second_barn.to_string(),
-            "dragon.move_timing" => self.dragon_move_timing.name().into(),
-            "princess.removal" => self.princess_removal.name().into(),
-            "fairy.placement" => self.fairy_placement.name().into(),
-            "dragon.early_dragon_tile" => self.dragon_early_dragon_tile.name().into(),
-            "fairy.turn_point_claim" => self.fairy_turn_point_claim.name().into(),
-            "fairy.bonus_mode" => self.fairy_bonus_mode.name().into(),
-            "fairy.blocks_dragon" => (!self.fairy_allows_dragon).to_string(),
-            "crop.add_scope" => self.crop_add_scope.name().into(),
-            "crop.action_a_mandatory" => self.crop_action_a_mandatory.to_string(),
-            "halflings.crop_mode" => self.halflings_crop_mode.name().into(),
-            "halflings.scoring" => self.halflings_scoring.name().into(),
-            "halflings.include_symbol_tiles" => self.halflings_include_symbol_tiles.to_string(),
-            "halflings.endgame" => self.halflings_endgame.name().into(),
-            "halflings.hill_tiebreak" => self.halflings_hill_tiebreak.name().into(),
-            "halflings.setup" => self.halflings_setup.name().into(),
-            "halflings.tiles_per_player" => self.halflings_tiles_per_player.0.to_string(),
-            "halflings.barn_gaps" => self.halflings_barn_gaps.name().into(),
-            "halflings.meeple_rule" => self.halflings_meeple_rule.name().into(),
-            _ => return None,
-        })
     }
 
     /// Every key (options, then module switches) with its current value.
     pub fn entries(&self) -> Vec<(String, String)> {
-        OPTIONS
+        options()
             .iter()
             .map(|o| o.key.to_string())
             .chain(Modules::NAMES.iter().map(|m| format!("modules.{m}")))
@@ -578,9 +432,10 @@ mod tests {
         assert_eq!(r.get("halflings.scoring").unwrap(), "jan2021"); // VAR-16
         assert_eq!(r.get("halflings.tiles_per_player").unwrap(), "3"); // VAR-20
         assert!(r.non_defaults().is_empty());
-        for o in OPTIONS {
+        for o in options() {
             assert_eq!(r.get(o.key).as_deref(), Some(o.values[0]), "{}", o.key);
         }
+        assert_eq!(options().len(), 23);
     }
 
     #[test]
@@ -589,7 +444,10 @@ mod tests {
         r.set("base.tiny_city_points", "two").unwrap();
         assert_eq!(r.tiny_city_points, TinyCityPoints::Two);
         r.set("fairy.blocks_dragon", "false").unwrap();
-        assert!(r.fairy_allows_dragon);
+        assert_eq!(r.fairy_blocks_dragon, FairyBlocksDragon::No);
+        assert!(matches!(r.set("halflings.tiles_per_player", "30"), Err(RuleError::BadValue { .. })));
+        r.set("halflings.tiles_per_player", "5").unwrap();
+        assert_eq!(r.get("halflings.tiles_per_player").unwrap(), "5");
         r.set("modules.abbey", "true").unwrap();
         assert!(r.modules.abbey);
         assert!(matches!(r.set("base.tiny_city_points", "three"), Err(RuleError::BadValue { .. })));
