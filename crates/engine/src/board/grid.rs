@@ -119,6 +119,39 @@ impl Grid {
         *self = Grid { x0, y0, w, h, cells };
     }
 
+    /// Make sure `s` and its four neighbours are inside the grid (growing it if not) and return the index of `s`.
+    #[inline]
+    pub(super) fn reserve_around(&mut self, s: Space) -> usize {
+        let (dx, dy) = (s.x.wrapping_sub(self.x0), s.y.wrapping_sub(self.y0));
+        if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
+            self.grow_to(s);
+        }
+        self.index(s).expect("the grid covers the space after growing")
+    }
+
+    /// The index of the neighbour across `side` of the cell at index `i` (which must not be on the grid's border).
+    #[inline]
+    pub(super) fn step_index(&self, i: usize, side: Side) -> usize {
+        match side {
+            Side::N => i + self.w as usize,
+            Side::E => i + 1,
+            Side::S => i - self.w as usize,
+            Side::W => i - 1,
+        }
+    }
+
+    /// The cell at an index from [`Grid::reserve_around`] or [`Grid::step_index`].
+    #[inline]
+    pub(super) fn at(&self, i: usize) -> Cell {
+        self.cells[i]
+    }
+
+    /// The cell at an index, to change it.
+    #[inline]
+    pub(super) fn at_mut(&mut self, i: usize) -> &mut Cell {
+        &mut self.cells[i]
+    }
+
     /// Empty every cell, keeping the covered rectangle.
     pub(super) fn clear(&mut self) {
         self.cells.fill(Cell::BLANK);

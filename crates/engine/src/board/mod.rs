@@ -433,9 +433,11 @@ impl Board {
         // Features an abbey closed without joining them (SPEC ABBEY-03).
         let mut closed = [0u16; 4];
         let mut n_closed = 0;
+        let si = self.grid.reserve_around(s);
         for &side in sides {
             let q = s.step(side);
-            let qcell = self.grid.get(q);
+            let qi = self.grid.step_index(si, side);
+            let qcell = self.grid.at(qi);
             let other = qcell.by_side[side.opposite().index()];
             if other == EMPTY {
                 if !abbey {
@@ -446,7 +448,7 @@ impl Board {
                     }
                 }
                 if qcell.is_empty() {
-                    self.add_frontier_edge(q, side.opposite(), o.edges[side.index()].reversed());
+                    self.add_frontier_edge(qi, q, side.opposite(), o.edges[side.index()].reversed());
                 }
                 continue;
             }
@@ -487,7 +489,7 @@ impl Board {
             }
         }
         // The space itself.
-        let cell = self.grid.get_mut(s);
+        let cell = self.grid.at_mut(si);
         for &side in sides {
             cell.by_side[side.index()] = t as u8;
         }
@@ -541,11 +543,12 @@ impl Board {
         }
     }
 
-    /// Record that the empty space `q` now faces an edge on its side `side` that demands `want` of a square tile.
+    /// Record that the empty space `q` (grid index `qi`) now faces an edge on its side `side` that demands `want` of a
+    /// square tile.
     #[inline]
-    fn add_frontier_edge(&mut self, q: Space, side: Side, want: Edge) {
+    fn add_frontier_edge(&mut self, qi: usize, q: Space, side: Side, want: Edge) {
         let back = side.index() as u32 * 8;
-        let cell = self.grid.get_mut(q);
+        let cell = self.grid.at_mut(qi);
         let fs = if cell.frontier == 0 {
             self.frontier.push(FrontierSpace { space: q, want: 0, mask: 0 });
             cell.frontier = self.frontier.len() as u16;
