@@ -7,7 +7,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use carcassonne::game::ScoreReason;
-use carcassonne::report::{event_json, meeples_json, pending_json};
+use carcassonne::report::{event_json, figures_json, meeples_json, pending_json};
 use carcassonne::{Actor, DecisionKind, Event, Game, MeepleKind, Player, ScoreTime};
 
 use crate::read_record;
@@ -23,6 +23,8 @@ fn pending_text(g: &Game) -> String {
         (Actor::Player(p), DecisionKind::Phase2) => format!("{p} to deploy a meeple or pass"),
         (Actor::Player(p), DecisionKind::Phase1) => format!("{p} to place their abbey or pass (draw)"),
         (Actor::Player(p), DecisionKind::MoveWagon) => format!("{p} to move their wagon or pass"),
+        (Actor::Player(p), DecisionKind::Princess) => format!("{p} to remove a knight with the princess"),
+        (Actor::Player(p), DecisionKind::MoveDragon { step }) => format!("{p} to choose dragon step {step} of 6"),
         (a, k) => format!("{a:?} {k:?}"),
     }
 }
@@ -33,6 +35,30 @@ fn event_text(g: &Game, action: usize, e: &Event) -> String {
             format!("#{action:<4} {player} discards {} (no legal place)", g.catalogue().def(*tile).id)
         }
         Event::GameEnded => format!("#{action:<4} game ends; final scoring"),
+        Event::SetAside { player, tile } => {
+            format!("#{action:<4} {player} sets {} aside (the dragon is not in play yet)", g.catalogue().def(*tile).id)
+        }
+        Event::PutBack { player, tile } => {
+            format!("#{action:<4} {player} puts {} back into the stack", g.catalogue().def(*tile).id)
+        }
+        Event::Volcano { space, reshuffled } => {
+            format!("#{action:<4} the dragon flies to the volcano at {space} ({reshuffled} tiles shuffled back)")
+        }
+        Event::DragonMoved { player, to } => format!("#{action:<4} {player} moves the dragon to {to}"),
+        Event::MeepleReturned { meeple, cause } => {
+            let (space, _, segment) = g.describe_segment(meeple.segment);
+            let why = match cause {
+                carcassonne::game::ReturnCause::Dragon => "eaten by the dragon",
+                carcassonne::game::ReturnCause::Princess => "sent home by the princess",
+            };
+            format!("#{action:<4} {} {} at {space} {segment} {why}", meeple.player, meeple.kind.name())
+        }
+        Event::FairyMoved { player, space } => format!("#{action:<4} {player} moves the fairy to {space}"),
+        Event::FairyPoints { player, points, at: None } => format!("#{action:<4} {player} +{points} fairy (turn)"),
+        Event::FairyPoints { player, points, at: Some(at) } => {
+            let (space, _, segment) = g.describe_segment(*at);
+            format!("#{action:<4} {player} +{points} fairy bonus at {space} {segment}")
+        }
         Event::Scored(s) => {
             let (space, _, segment) = g.describe_segment(s.at);
             let who = if s.winners.is_empty() {
@@ -88,6 +114,7 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
             "tiles_placed": g.board().tiles().len(),
             "pending": pending_json(g),
             "meeples": meeples_json(g),
+            "figures": figures_json(g),
             "events": r.events.iter().map(|(i, e)| event_json(g, *i, e)).collect::<Vec<_>>(),
         });
         outln!(out, "{}", serde_json::to_string_pretty(&value)?);
@@ -154,10 +181,19 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
         outln!(out, "meeples on the board:");
         for m in g.meeples() {
             let (space, tile, segment) = g.describe_segment(m.segment);
-            outln!(out, "  {} {} on {segment} of {tile} at {space}", m.player, m.kind.name());
+            let fairy = if m.fairy { " (with the fairy)" } else { "" };
+            outln!(out, "  {} {} on {segment} of {tile} at {space}{fairy}", m.player, m.kind.name());
         }
     }
-    outln!(out, "scoring events:");
+    if let Some(d) = g.dragon() {
+        outln!(out, "dragon at {d}");
+    } else if !g.set_aside().is_empty() {
+        outln!(out, "dragon not in play; {} tiles set aside", g.set_aside().len());
+    }
+    if let Some(f) = g.fairy() {
+        outln!(out, "fairy at {f}");
+    }
+    outln!(out, "events:");
     for (i, e) in &r.events {
         outln!(out, "  {}", event_text(g, *i, e));
     }

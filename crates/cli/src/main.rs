@@ -83,8 +83,9 @@ pub(crate) struct SetupArgs {
     /// Number of players (2 to 6).
     #[arg(long, default_value_t = 2)]
     players: u8,
-    /// Tile sets in play, comma-separated (base, am; pd and cc need rules not implemented yet). With `am`, the
-    /// abbey, mayor, wagon and barn modules are switched on unless a --rule modules.… says otherwise.
+    /// Tile sets in play, comma-separated (base, am, pd; cc needs rules not implemented yet). With `am`, the
+    /// abbey, mayor, wagon and barn modules are switched on, with `pd` the dragon, fairy, princess and portal,
+    /// unless a --rule modules.… says otherwise.
     #[arg(long, value_delimiter = ',', default_value = "base")]
     sets: Vec<String>,
     /// A rule option, KEY=VALUE (repeatable), e.g. --rule base.tiny_city_points=two. See `carc rules`.
@@ -97,10 +98,17 @@ impl SetupArgs {
         let mut s = Setup::new(self.players);
         s.sets = self.sets.clone();
         s.seed = seed;
-        let am = self.sets.iter().any(|x| carcassonne::catalogue::canonical_set_id(x) == Some("am"));
+        let has = |id| self.sets.iter().any(|x| carcassonne::catalogue::canonical_set_id(x) == Some(id));
         let explicit_modules = self.rules.iter().any(|r| r.trim_start().starts_with("modules."));
-        if am && !explicit_modules {
-            for m in ["abbey", "mayor", "wagon", "barn"] {
+        if !explicit_modules {
+            let mut on: Vec<&str> = Vec::new();
+            if has("am") {
+                on.extend(["abbey", "mayor", "wagon", "barn"]);
+            }
+            if has("pd") {
+                on.extend(["dragon", "fairy", "princess", "portal"]);
+            }
+            for m in on {
                 s.rules.set(&format!("modules.{m}"), "true")?;
             }
         }

@@ -5,11 +5,21 @@
 //! | [`Action::Draw`] | `draw base/U` | the chance step: this tile comes off the stack |
 //! | [`Action::Place`] | `place base/U 1,0 r90` | put the drawn tile on space (1,0), turned 90° clockwise |
 //! | [`Action::Deploy`] | `meeple road@E` | put a meeple on the segment of the tile just placed that touches the east side's centre |
-//! | [`Action::Pass`] | `pass` | deploy nothing |
+//! | [`Action::PlaceBarn`] | `barn NE` | the barn on that corner of the tile just placed |
+//! | [`Action::MoveWagon`] | `wagon 1,0 road@W` | a scored wagon moves to that segment of the tile on (1,0) |
+//! | [`Action::Portal`] | `portal meeple 1,0 city@N` | through the magic portal, onto that segment of an earlier tile |
+//! | [`Action::RemoveKnight`] | `princess P2 meeple 0,1 city@N` | the princess sends that knight home |
+//! | [`Action::MoveFairy`] | `fairy P1 meeple 0,1 city@N` | the fairy goes next to that meeple |
+//! | [`Action::MoveFairyTo`] | `fairy 0,1` | the fairy goes onto that space (VAR-08 `on_tile`) |
+//! | [`Action::MoveDragon`] | `dragon N` | the dragon steps one space north |
+//! | [`Action::Pass`] | `pass` | deploy nothing, decline a wagon move or a princess removal |
 //!
 //! Segments are named by their kind and any position they touch in the placed (turned) tile: sides `N E S W` for
 //! roads and cities, halves `Nw Ne En Es Se Sw Ws Wn` for fields; `monastery` and `field@inner` for segments that touch
 //! no side (docs/record-format.md).
+//!
+//! A meeple on the board is written `P2 meeple 0,1 city@N` (owner, kind, space, segment), with ` +fairy` when it is
+//! the one the fairy stands next to.
 
 use std::fmt;
 
@@ -78,6 +88,20 @@ impl MeepleKind {
     }
 }
 
+/// A meeple on the board, named the way a player would point at it: whose, what kind, on which segment, and (when
+/// two identical meeples share a segment) whether it is the one the fairy stands next to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MeepleRef {
+    /// Its owner.
+    pub player: Player,
+    /// Its kind.
+    pub kind: MeepleKind,
+    /// The segment it stands on.
+    pub segment: crate::board::SegmentId,
+    /// Whether the fairy is attached to it (SPEC FAIRY-03).
+    pub fairy: bool,
+}
+
 /// One decision's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -109,6 +133,21 @@ pub enum Action {
         /// The segment it goes to.
         segment: crate::board::SegmentId,
     },
+    /// Deploy a meeple through the magic portal onto a segment of an earlier tile (SPEC PORTAL-02).
+    Portal {
+        /// Which kind of follower.
+        meeple: MeepleKind,
+        /// The segment, anywhere on the board.
+        segment: crate::board::SegmentId,
+    },
+    /// The princess sends this knight home (SPEC PRINCESS-02).
+    RemoveKnight(MeepleRef),
+    /// Put the fairy next to one of the active player's meeples (SPEC FAIRY-02).
+    MoveFairy(MeepleRef),
+    /// Put the fairy on a space holding a meeple of the active player (VAR-08 `on_tile`).
+    MoveFairyTo(Space),
+    /// One step of the dragon, towards a side (SPEC DRAGON-07).
+    MoveDragon(crate::geom::Side),
     /// Decline: deploy nothing in phase 2, draw instead of placing an abbey (or pass the turn once the stack is
     /// empty), or leave a scored wagon in the supply.
     Pass,

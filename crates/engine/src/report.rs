@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::game::{Actor, DecisionKind, Event, Game, ScoreTime};
+use crate::game::{Actor, DecisionKind, Event, Game, PlacedMeeple, ScoreTime};
 
 /// The pending decision: `{"actor", "player", "kind", "tile"}`.
 pub fn pending_json(g: &Game) -> Value {
@@ -19,9 +19,16 @@ pub fn pending_json(g: &Game) -> Value {
         DecisionKind::Draw => ("draw", Value::Null),
         DecisionKind::PlaceTile { tile } => ("place_tile", json!(g.catalogue().def(tile).id)),
         DecisionKind::Phase2 => ("phase2", Value::Null),
+        DecisionKind::Princess => ("princess", Value::Null),
+        DecisionKind::MoveDragon { .. } => ("move_dragon", Value::Null),
         DecisionKind::GameOver => ("game_over", Value::Null),
     };
-    json!({ "actor": actor, "player": player, "kind": kind, "tile": tile })
+    // A dragon step also names its number (1..6).
+    let mut v = json!({ "actor": actor, "player": player, "kind": kind, "tile": tile });
+    if let DecisionKind::MoveDragon { step } = d.kind {
+        v["step"] = json!(step);
+    }
+    v
 }
 
 /// One event, numbered by the 1-based action that caused it.
@@ -31,6 +38,41 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
             "action": action, "type": "discarded", "player": player.0, "tile": g.catalogue().def(*tile).id,
         }),
         Event::GameEnded => json!({ "action": action, "type": "game_ended" }),
+        Event::SetAside { player, tile } => json!({
+            "action": action, "type": "set_aside", "player": player.0, "tile": g.catalogue().def(*tile).id,
+        }),
+        Event::PutBack { player, tile } => json!({
+            "action": action, "type": "put_back", "player": player.0, "tile": g.catalogue().def(*tile).id,
+        }),
+        Event::Volcano { space, reshuffled } => json!({
+            "action": action, "type": "volcano", "space": space.to_string(), "reshuffled": reshuffled,
+        }),
+        Event::DragonMoved { player, to } => json!({
+            "action": action, "type": "dragon_moved", "player": player.0, "space": to.to_string(),
+        }),
+        Event::MeepleReturned { meeple, cause } => {
+            let mut v = meeple_json(g, meeple);
+            v["action"] = json!(action);
+            v["type"] = json!("meeple_returned");
+            v["cause"] = json!(cause.name());
+            v
+        }
+        Event::FairyMoved { player, space } => json!({
+            "action": action, "type": "fairy_moved", "player": player.0, "space": space.to_string(),
+        }),
+        Event::FairyPoints { player, points, at } => {
+            let mut v = json!({ "action": action, "type": "fairy_points", "player": player.0, "points": points });
+            if let Some(at) = at {
+                let (space, tile, segment) = g.describe_segment(*at);
+                v["reason"] = json!("bonus");
+                v["space"] = json!(space.to_string());
+                v["tile"] = json!(tile);
+                v["segment"] = json!(segment);
+            } else {
+                v["reason"] = json!("turn");
+            }
+            v
+        }
         Event::Scored(s) => {
             let (space, tile, segment) = g.describe_segment(s.at);
             json!({
@@ -54,16 +96,27 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
     }
 }
 
+/// One meeple: `{"player", "kind", "space", "tile", "segment"}`, plus `"fairy": true` for the fairy's.
+pub fn meeple_json(g: &Game, m: &PlacedMeeple) -> Value {
+    let (space, tile, segment) = g.describe_segment(m.segment);
+    let mut v = json!({ "player": m.player.0, "kind": m.kind.name(), "space": space.to_string(), "tile": tile,
+                        "segment": segment });
+    if m.fairy {
+        v["fairy"] = json!(true);
+    }
+    v
+}
+
 /// The meeples on the board.
 pub fn meeples_json(g: &Game) -> Value {
-    Value::Array(
-        g.meeples()
-            .iter()
-            .map(|m| {
-                let (space, tile, segment) = g.describe_segment(m.segment);
-                json!({ "player": m.player.0, "kind": m.kind.name(), "space": space.to_string(), "tile": tile,
-                        "segment": segment })
-            })
-            .collect(),
-    )
+    Value::Array(g.meeples().iter().map(|m| meeple_json(g, m)).collect())
+}
+
+/// The neutral figures: `{"dragon": "x,y" | null, "fairy": "x,y" | null, "set_aside": [tile ids]}`.
+pub fn figures_json(g: &Game) -> Value {
+    json!({
+        "dragon": g.dragon().map(|s| s.to_string()),
+        "fairy": g.fairy().map(|s| s.to_string()),
+        "set_aside": g.set_aside().iter().map(|k| g.catalogue().def(*k).id.clone()).collect::<Vec<_>>(),
+    })
 }

@@ -10,11 +10,11 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::catalogue::{Catalogue, CatalogueError, Shape, TileEntry, TileKind, TileSet, builtin_set};
+use crate::catalogue::{Catalogue, CatalogueError, Shape, Symbol, TileDef, TileEntry, TileKind, TileSet, builtin_set};
 use crate::rules::Rules;
 
 /// The modules this build implements. Asking for another is a setup error, never a silent no-op.
-const IMPLEMENTED_MODULES: &[&str] = &["abbey", "mayor", "wagon", "barn"];
+const IMPLEMENTED_MODULES: &[&str] = &["abbey", "mayor", "wagon", "barn", "dragon", "fairy", "princess", "portal"];
 
 /// Everything needed to start a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,6 +91,24 @@ pub enum SetupError {
     /// The abbey module needs the abbey tile, which comes with the `am` set.
     #[error("modules.abbey needs the Abbey & Mayor tile set: add `am` to the sets")]
     AbbeyWithoutSet,
+    /// A tile named in the setup belongs to a module that is switched off.
+    #[error("{what}: `{id}` is a {module} tile, but modules.{module} is off")]
+    TileNeedsModule {
+        /// Where it was named.
+        what: &'static str,
+        /// The id.
+        id: String,
+        /// The module.
+        module: &'static str,
+    },
+    /// A module is on but no tile in play brings it into the game.
+    #[error("modules.{module} needs tiles with {symbol}: add the `pd` tile set")]
+    ModuleWithoutTiles {
+        /// The module.
+        module: &'static str,
+        /// What the tiles show.
+        symbol: &'static str,
+    },
     /// More tiles than a board can number.
     #[error("{0} tiles: a game holds at most 250 tiles")]
     TooManyTiles(usize),
@@ -105,6 +123,16 @@ pub enum SetupError {
         /// The id.
         id: String,
     },
+}
+
+/// The switched-off module whose tile this is, if any: such tiles leave the game (SPEC §V module switches).
+fn needed_module(d: &TileDef, m: crate::rules::Modules) -> Option<&'static str> {
+    let checks = [
+        ("dragon", m.dragon, d.has_symbol(Symbol::Volcano) || d.has_symbol(Symbol::Dragon)),
+        ("princess", m.princess, d.segments.iter().any(|s| s.princess)),
+        ("portal", m.portal, d.has_symbol(Symbol::Portal)),
+    ];
+    checks.into_iter().find(|&(_, on, has)| has && !on).map(|(name, _, _)| name)
 }
 
 /// A validated setup, shared by every game started from it.
@@ -161,14 +189,8 @@ impl Setup {
             if sets.iter().any(|s| s.id == set.id) {
                 return Err(SetupError::DuplicateSet(set.id));
             }
-            match set.id.as_str() {
-                "pd" => {
-                    return Err(SetupError::SetNotPlayable { set: set.id, rules: "Princess & Dragon" });
-                }
-                "cc" => {
-                    return Err(SetupError::SetNotPlayable { set: set.id, rules: "Crop Circles" });
-                }
-                _ => {}
+            if set.id == "cc" {
+                return Err(SetupError::SetNotPlayable { set: set.id, rules: "Crop Circles" });
             }
             sets.push(set);
         }
@@ -176,10 +198,14 @@ impl Setup {
             sets.push(TileSet::from_entries("custom", "Custom tiles", None, &self.custom_tiles, "custom_tiles")?);
         }
         let catalogue = Catalogue::new(&sets)?;
+        let modules = self.rules.modules;
         let lookup = |what: &'static str, id: &str| -> Result<TileKind, SetupError> {
             let k = catalogue.by_id(id).ok_or_else(|| SetupError::UnknownTile { what, id: id.into() })?;
             if catalogue.def(k).shape != Shape::Square {
                 return Err(SetupError::NotLandTile { what, id: id.into() });
+            }
+            if let Some(module) = needed_module(catalogue.def(k), modules) {
+                return Err(SetupError::TileNeedsModule { what, id: id.into(), module });
             }
             Ok(k)
         };
@@ -195,8 +221,9 @@ impl Setup {
                 let mut start_taken = false;
                 for k in catalogue.kinds() {
                     let d = catalogue.def(k);
-                    // Abbeys are held, not shuffled in (ABBEY-01); triangles are dealt (HALF-03).
-                    if d.shape != Shape::Square {
+                    // Abbeys are held, not shuffled in (ABBEY-01); triangles are dealt (HALF-03). A module switched
+                    // off drops its tiles (SPEC §V).
+                    if d.shape != Shape::Square || needed_module(d, modules).is_some() {
                         continue;
                     }
                     for _ in 0..d.count {
@@ -210,6 +237,19 @@ impl Setup {
                 (stack, false)
             }
         };
+        let volcano = |d: &TileDef| d.has_symbol(Symbol::Volcano);
+        let princess = |d: &TileDef| d.segments.iter().any(|s| s.princess);
+        let portal = |d: &TileDef| d.has_symbol(Symbol::Portal);
+        let needs: [(&'static str, bool, &'static str, &dyn Fn(&TileDef) -> bool); 3] = [
+            ("dragon", modules.dragon, "a volcano", &volcano),
+            ("princess", modules.princess, "a princess", &princess),
+            ("portal", modules.portal, "a magic portal", &portal),
+        ];
+        for (module, on, symbol, shows) in needs {
+            if on && !catalogue.kinds().any(|k| shows(catalogue.def(k))) {
+                return Err(SetupError::ModuleWithoutTiles { module, symbol });
+            }
+        }
         if stack.len() + 1 + 6 > 250 {
             return Err(SetupError::TooManyTiles(stack.len() + 1));
         }

@@ -13,8 +13,11 @@
 
 use std::collections::BTreeSet;
 
+use carcassonne::action::MeepleRef;
 use carcassonne::perft::{perft, resolve_chance};
-use carcassonne::{Action, Corner, DecisionKind, Game, MeepleKind, Placement, Rotation, SegmentId, Setup, Space};
+use carcassonne::{
+    Action, Corner, DecisionKind, Game, MeepleKind, Placement, Player, Rotation, SegmentId, Setup, Side, Space,
+};
 
 use crate::util::files;
 
@@ -58,7 +61,38 @@ fn reference_actions(g: &Game) -> BTreeSet<String> {
                     out.insert(g.action_text(a));
                 }
             }
+            // Through the portal: every segment on the board with every follower.
+            for i in 0..g.board().segment_count() {
+                for meeple in MeepleKind::ALL {
+                    let a = Action::Portal { meeple, segment: SegmentId(i as u16) };
+                    if g.is_legal(a) {
+                        out.insert(g.action_text(a));
+                    }
+                }
+            }
+            // The fairy next to any meeple of anyone, with or without the flag, or onto any space.
+            for a in
+                every_meeple_ref(g).into_iter().map(Action::MoveFairy).chain(every_space(g).map(Action::MoveFairyTo))
+            {
+                if g.is_legal(a) {
+                    out.insert(g.action_text(a));
+                }
+            }
             out.insert("pass".into());
+        }
+        DecisionKind::Princess => {
+            for a in every_meeple_ref(g).into_iter().map(Action::RemoveKnight).chain([Action::Pass]) {
+                if g.is_legal(a) {
+                    out.insert(g.action_text(a));
+                }
+            }
+        }
+        DecisionKind::MoveDragon { .. } => {
+            for side in Side::ALL {
+                if g.is_legal(Action::MoveDragon(side)) {
+                    out.insert(g.action_text(Action::MoveDragon(side)));
+                }
+            }
         }
         DecisionKind::Phase1 => {
             // Every space around the board, tried as an abbey spot.
@@ -90,6 +124,31 @@ fn reference_actions(g: &Game) -> BTreeSet<String> {
         DecisionKind::Draw | DecisionKind::GameOver => {}
     }
     out
+}
+
+/// Every (player, kind, segment, fairy) a meeple could be named by, whether or not one stands there.
+fn every_meeple_ref(g: &Game) -> Vec<MeepleRef> {
+    let mut v = Vec::new();
+    for p in 0..g.players() {
+        for kind in MeepleKind::ALL {
+            for i in 0..g.board().segment_count() {
+                for fairy in [false, true] {
+                    v.push(MeepleRef { player: Player(p as u8), kind, segment: SegmentId(i as u16), fairy });
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Every space of the board's bounding box.
+fn every_space(g: &Game) -> impl Iterator<Item = Space> {
+    let tiles = g.board().tiles();
+    let xs = tiles.iter().map(|t| t.space.x);
+    let ys = tiles.iter().map(|t| t.space.y);
+    let (x0, x1) = (xs.clone().min().unwrap(), xs.max().unwrap());
+    let (y0, y1) = (ys.clone().min().unwrap(), ys.max().unwrap());
+    (x0..=x1).flat_map(move |x| (y0..=y1).map(move |y| Space::new(x, y)))
 }
 
 fn reference_perft(game: &Game, depth: u32) -> u64 {

@@ -69,6 +69,7 @@ impl Game {
                     self.active = self.next_player(self.active);
                     self.turn += 1;
                     if self.can_place_abbey(self.active) {
+                        self.fairy_turn_point();
                         self.steps.push(Step::Phase1);
                         return true;
                     }
@@ -87,6 +88,7 @@ impl Game {
                     self.active = self.next_player(self.active);
                     self.turn += 1;
                     if self.can_place_abbey(self.active) {
+                        self.fairy_turn_point();
                         self.final_round = Some(left);
                         self.steps.push(Step::Phase1);
                         return true;

@@ -87,8 +87,10 @@ impl Game {
             let points = per * cities.len() as u32;
             let winners = self.majority(r);
             self.award(winners, points);
+            let bonus = self.fairy_bonus(r, reason);
             let returned = self.return_meeples(r);
             self.push_field_scoring(ScoreTime::Turn, reason, r, points, winners, cities.len(), returned);
+            self.pay_fairy(bonus, r);
         }
     }
 

@@ -12,8 +12,12 @@
 
 mod abbey;
 mod barn;
+mod dragon;
+mod fairy;
 mod mayor;
 mod notation;
+mod portal;
+mod princess;
 mod scoring;
 mod wagon;
 
@@ -21,9 +25,9 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::action::{Action, MeepleKind, Player};
+use crate::action::{Action, MeepleKind, MeepleRef, Player};
 use crate::board::{Board, PlaceError, Placement, SegmentId};
-use crate::catalogue::{Catalogue, SegmentKind, TileKind};
+use crate::catalogue::{Catalogue, SegmentKind, Symbol, TileKind};
 use crate::geom::{Corner, Rotation, Space};
 use crate::rules::Rules;
 use crate::setup::{GameConfig, Setup, SetupError};
@@ -57,8 +61,17 @@ pub enum DecisionKind {
         /// The drawn tile.
         tile: TileKind,
     },
-    /// Phase 2: deploy a meeple on the tile just placed, place the barn, or pass (BASE-06, BARN-02).
+    /// Phase 2: deploy a meeple on the tile just placed (or through the portal), place the barn, move the fairy, or
+    /// pass (TURN-03).
     Phase2,
+    /// Phase 1 after a princess tile: send one knight of her city home, or pass (PRINCESS-02, VAR-07).
+    Princess,
+    /// One step of the dragon's movement, chosen by the player at offset `step - 1` from the active player
+    /// (DRAGON-07).
+    MoveDragon {
+        /// Which step, 1 to 6.
+        step: u8,
+    },
     /// Phase 3b: the owner of a wagon just scored moves it or leaves it in the supply (WAGON-04).
     MoveWagon,
     /// The game is over.
@@ -85,6 +98,10 @@ pub(crate) enum Step {
     PlaceTile(TileKind),
     /// Phase 2 (TURN-03).
     Phase2,
+    /// The princess's removal (PRINCESS-02).
+    Princess,
+    /// Dragon step 1..=6 (DRAGON-07).
+    Dragon(u8),
     /// Phase 3, automatic (TURN-05).
     Score,
     /// Phase 3b: the first pending wagon's owner decides (TURN-06).
@@ -203,6 +220,25 @@ pub(crate) struct PendingWagon {
     pub(crate) scored: SegmentId,
 }
 
+/// Why a meeple went home other than by scoring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReturnCause {
+    /// The dragon entered its space (DRAGON-08).
+    Dragon,
+    /// The princess sent it home (PRINCESS-02).
+    Princess,
+}
+
+impl ReturnCause {
+    /// Name in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ReturnCause::Dragon => "dragon",
+            ReturnCause::Princess => "princess",
+        }
+    }
+}
+
 /// Something that happened while an action was applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
@@ -215,6 +251,59 @@ pub enum Event {
     },
     /// A feature was scored.
     Scored(Scoring),
+    /// A dragon tile drawn before the dragon is in play was set aside (DRAGON-02).
+    SetAside {
+        /// The active player.
+        player: Player,
+        /// The tile.
+        tile: TileKind,
+    },
+    /// A dragon tile drawn before the dragon is in play went back into the stack (VAR-09 `return_and_redraw`).
+    PutBack {
+        /// The active player.
+        player: Player,
+        /// The tile.
+        tile: TileKind,
+    },
+    /// A volcano was placed: the dragon flew onto it (DRAGON-03). On the first volcano, the tiles set aside were
+    /// shuffled back into the stack.
+    Volcano {
+        /// The volcano's space.
+        space: Space,
+        /// How many set-aside tiles went back into the stack.
+        reshuffled: u8,
+    },
+    /// The dragon took one step (DRAGON-07).
+    DragonMoved {
+        /// Who chose the step.
+        player: Player,
+        /// The space it entered.
+        to: Space,
+    },
+    /// A meeple went home without being scored.
+    MeepleReturned {
+        /// The meeple, as it stood.
+        meeple: PlacedMeeple,
+        /// Why.
+        cause: ReturnCause,
+    },
+    /// The fairy moved (FAIRY-02).
+    FairyMoved {
+        /// Who moved it.
+        player: Player,
+        /// The space it now lies on.
+        space: Space,
+    },
+    /// The fairy earned points: the turn point (FAIRY-04, `at` is `None`) or the scoring bonus of the feature at
+    /// `at` (FAIRY-06).
+    FairyPoints {
+        /// Who scored.
+        player: Player,
+        /// How many points.
+        points: u32,
+        /// The scored feature, for a bonus.
+        at: Option<SegmentId>,
+    },
     /// The game ended (END-01); final scoring follows in the same action's events.
     GameEnded,
 }
@@ -228,6 +317,15 @@ pub struct PlacedMeeple {
     pub kind: MeepleKind,
     /// The segment it stands on.
     pub segment: SegmentId,
+    /// Whether the fairy is attached to it (FAIRY-03).
+    pub fairy: bool,
+}
+
+impl PlacedMeeple {
+    /// How a player would point at it.
+    pub fn reference(&self) -> MeepleRef {
+        MeepleRef { player: self.player, kind: self.kind, segment: self.segment, fairy: self.fairy }
+    }
 }
 
 /// Why an action was refused. The game is unchanged.
@@ -292,6 +390,27 @@ pub enum IllegalReason {
     /// Not a legal destination for the wagon (WAGON-05..07).
     #[error("the wagon cannot move there")]
     WagonTarget,
+    /// No meeple may stand on the dragon's space (DRAGON-05).
+    #[error("the dragon stands on that space")]
+    DragonSpace,
+    /// Not a segment the portal reaches (PORTAL-02..06).
+    #[error("the portal cannot send a meeple there: {0}")]
+    PortalTarget(&'static str),
+    /// No such meeple on the board.
+    #[error("there is no such meeple on the board")]
+    NoSuchMeeple,
+    /// The princess removes only a knight of her own city (PRINCESS-02, AMB-07).
+    #[error("that meeple is not a knight in the princess's city")]
+    NotInPrincessCity,
+    /// Under `princess.removal=mandatory` a knight must be removed (VAR-07).
+    #[error("a knight must be removed (princess.removal=mandatory)")]
+    RemovalRequired,
+    /// The fairy goes next to one of the mover's own meeples (FAIRY-02, VAR-08).
+    #[error("the fairy can only go next to one of your own meeples")]
+    FairyTarget,
+    /// Not a legal dragon step (DRAGON-07).
+    #[error("the dragon cannot step there: {0}")]
+    DragonStep(&'static str),
 }
 
 impl From<PlaceError> for IllegalReason {
@@ -323,6 +442,16 @@ pub struct Game {
     barns_left: [u8; MAX_PLAYERS],
     abbeys_left: [u8; MAX_PLAYERS],
     barns: Vec<PlacedBarn>,
+    /// The dragon's space, once it is in play (DRAGON-03).
+    dragon: Option<Space>,
+    /// The spaces visited by the dragon's movement in progress, its start first (DRAGON-07).
+    dragon_path: Vec<Space>,
+    /// Dragon tiles drawn before the dragon was in play (DRAGON-02).
+    set_aside: Vec<TileKind>,
+    /// The fairy's space, once it is on the board (FAIRY-03); the meeple it is attached to carries the flag.
+    fairy: Option<Space>,
+    /// State of the generator for in-game shuffles (the reshuffle at the first volcano, VAR-09 put-backs).
+    rng: u64,
     /// Wagons returned by this turn's scoring, in decision order.
     wagons: Vec<PendingWagon>,
     /// The field root of the barn placed this turn (BARN-04 rather than BARN-05).
@@ -355,6 +484,11 @@ impl PartialEq for Game {
             && self.barns_left == o.barns_left
             && self.abbeys_left == o.abbeys_left
             && self.barns == o.barns
+            && self.dragon == o.dragon
+            && self.dragon_path == o.dragon_path
+            && self.set_aside == o.set_aside
+            && self.fairy == o.fairy
+            && self.rng == o.rng
             && self.wagons == o.wagons
             && self.barn_this_turn == o.barn_this_turn
             && self.passes == o.passes
@@ -397,6 +531,11 @@ impl Game {
             barns_left: [0; MAX_PLAYERS],
             abbeys_left: [0; MAX_PLAYERS],
             barns: Vec::new(),
+            dragon: None,
+            dragon_path: Vec::new(),
+            set_aside: Vec::new(),
+            fairy: None,
+            rng: 0,
             wagons: Vec::new(),
             barn_this_turn: None,
             passes: 0,
@@ -443,6 +582,11 @@ impl Game {
         self.abbeys_left = [0; MAX_PLAYERS];
         self.abbeys_left[..n].fill(config.abbey.is_some() as u8);
         self.barns.clear();
+        self.dragon = None;
+        self.dragon_path.clear();
+        self.set_aside.clear();
+        self.fairy = None;
+        self.rng = seed ^ 0x9e37_79b9_7f4a_7c15;
         self.wagons.clear();
         self.barn_this_turn = None;
         self.passes = 0;
@@ -526,6 +670,27 @@ impl Game {
         &self.barns
     }
 
+    /// The dragon's space, once a volcano has brought it into play (DRAGON-03).
+    pub fn dragon(&self) -> Option<Space> {
+        self.dragon
+    }
+
+    /// The spaces the dragon has visited in the movement in progress, its start first (empty between movements).
+    pub fn dragon_path(&self) -> &[Space] {
+        &self.dragon_path
+    }
+
+    /// The fairy's space, once it is on the board (FAIRY-03). The meeple it is attached to, if any, has
+    /// [`PlacedMeeple::fairy`] set.
+    pub fn fairy(&self) -> Option<Space> {
+        self.fairy
+    }
+
+    /// Dragon tiles set aside because they were drawn before the dragon was in play (DRAGON-02).
+    pub fn set_aside(&self) -> &[TileKind] {
+        &self.set_aside
+    }
+
     /// The meeples on the board, in the order they were deployed.
     pub fn meeples(&self) -> &[PlacedMeeple] {
         &self.meeples
@@ -599,6 +764,10 @@ impl Game {
             Step::Draw => Decision { actor: Actor::Chance, kind: DecisionKind::Draw },
             Step::PlaceTile(tile) => Decision { actor: p, kind: DecisionKind::PlaceTile { tile } },
             Step::Phase2 => Decision { actor: p, kind: DecisionKind::Phase2 },
+            Step::Princess => Decision { actor: p, kind: DecisionKind::Princess },
+            Step::Dragon(step) => {
+                Decision { actor: Actor::Player(self.dragon_step_owner(step)), kind: DecisionKind::MoveDragon { step } }
+            }
             Step::Wagon => Decision {
                 actor: Actor::Player(self.wagons.first().expect("a wagon step has a pending wagon").player),
                 kind: DecisionKind::MoveWagon,
@@ -643,16 +812,34 @@ impl Game {
                 self.phase2_actions(out);
                 out.push(Action::Pass);
             }
+            Step::Princess => {
+                self.princess_actions(out);
+                if self.config.rules.princess_removal == crate::rules::PrincessRemoval::Optional {
+                    out.push(Action::Pass);
+                }
+            }
+            Step::Dragon(_) => self.dragon_actions(out),
             Step::Score | Step::EndTurn | Step::GameOver => {}
         }
     }
 
-    /// Phase 2: deployments on the placed tile (BASE-06, MAYOR-02, WAGON-02, BARN-03; crop circles never, CROP-02),
-    /// then the barn (BARN-02).
+    /// Phase 2: deployments on the placed tile (BASE-06, MAYOR-02, WAGON-02, BARN-03; crop circles never, CROP-02;
+    /// never on the dragon's space, DRAGON-04/05), then through the portal (PORTAL-02), the barn (BARN-02) and the
+    /// fairy (FAIRY-02).
     fn phase2_actions(&self, out: &mut Vec<Action>) {
         let Some(t) = self.placed else { return };
-        let supply = self.supply[self.active.index()];
         let pt = self.board.tile(t as usize);
+        if Some(pt.space) != self.dragon {
+            self.deploy_actions(pt, out);
+        }
+        self.portal_actions(out);
+        self.barn_actions(out);
+        self.fairy_actions(out);
+    }
+
+    /// Deployments on the placed tile.
+    fn deploy_actions(&self, pt: &crate::board::PlacedTile, out: &mut Vec<Action>) {
+        let supply = self.supply[self.active.index()];
         let o = self.catalogue().oriented(pt.kind, pt.placement.rotation());
         let special = supply[MeepleKind::Mayor.index()] + supply[MeepleKind::Wagon.index()] > 0;
         for i in 0..o.n_segments as usize {
@@ -675,7 +862,6 @@ impl Game {
                 }
             }
         }
-        self.barn_actions(out);
     }
 
     /// A uniformly random legal action for the pending decision; a chance step takes the top of the (already
@@ -740,6 +926,9 @@ impl Game {
             (Step::PlaceTile(_), _) => wrong("the drawn tile's placement"),
             (Step::Phase2, Action::Pass) => Ok(()),
             (Step::Phase2, Action::PlaceBarn { corner }) => self.check_barn(corner),
+            (Step::Phase2, Action::Portal { meeple, segment }) => self.check_portal(meeple, segment),
+            (Step::Phase2, Action::MoveFairy(r)) => self.check_fairy(r),
+            (Step::Phase2, Action::MoveFairyTo(space)) => self.check_fairy_to(space),
             (Step::Phase2, Action::Deploy { meeple, segment }) => {
                 let t = self.placed.expect("phase 2 follows a placement");
                 let pt = self.board.tile(t as usize);
@@ -754,6 +943,9 @@ impl Game {
                 if self.supply[self.active.index()][meeple.index()] == 0 {
                     return Err(IllegalReason::EmptySupply(meeple.name()));
                 }
+                if Some(pt.space) == self.dragon {
+                    return Err(IllegalReason::DragonSpace);
+                }
                 let id = SegmentId(pt.first_segment + segment as u16);
                 if self.board.meeples_on(id) != 0 {
                     return Err(IllegalReason::Occupied);
@@ -763,7 +955,15 @@ impl Game {
                 }
                 Ok(())
             }
-            (Step::Phase2, _) => wrong("a meeple deployment or a pass"),
+            (Step::Phase2, _) => wrong("a meeple deployment, a barn, a fairy move or a pass"),
+            (Step::Princess, Action::Pass) => match self.config.rules.princess_removal {
+                crate::rules::PrincessRemoval::Optional => Ok(()),
+                crate::rules::PrincessRemoval::Mandatory => Err(IllegalReason::RemovalRequired),
+            },
+            (Step::Princess, Action::RemoveKnight(r)) => self.check_princess(r),
+            (Step::Princess, _) => wrong("a knight to remove or a pass"),
+            (Step::Dragon(_), Action::MoveDragon(side)) => self.check_dragon(side),
+            (Step::Dragon(_), _) => wrong("a dragon step"),
             (Step::GameOver | Step::Score | Step::EndTurn, _) => Err(IllegalReason::GameOver),
         }
     }
@@ -811,9 +1011,29 @@ impl Game {
                 );
                 self.placed = Some((self.board.tiles().len() - 1) as u8);
                 self.steps.pop();
-                // The rest of the turn, last step first (SPEC TURN-03..08).
-                self.steps.extend([Step::EndTurn, Step::Score, Step::Phase2]);
+                self.after_placement();
             }
+            Action::Portal { meeple, segment } => {
+                self.deploy(self.active, meeple, segment);
+                self.steps.pop();
+            }
+            Action::MoveFairy(r) => {
+                self.move_fairy(r);
+                self.steps.pop();
+            }
+            Action::MoveFairyTo(space) => {
+                self.move_fairy_to(space);
+                self.steps.pop();
+            }
+            Action::RemoveKnight(r) => {
+                self.remove_knight(r);
+                // PRINCESS-03: no phase-2 action at all.
+                self.steps.pop();
+                if self.step() == Step::Phase2 {
+                    self.steps.pop();
+                }
+            }
+            Action::MoveDragon(side) => self.move_dragon(side),
             Action::Deploy { meeple, segment } => {
                 let t = self.placed.expect("phase 2 follows a placement") as usize;
                 let seg = self.board.segment_of(t, segment);
@@ -851,9 +1071,39 @@ impl Game {
         self.advance();
     }
 
+    /// Phase-1 effects of the tile just placed (volcano, TURN-02), then the rest of the turn, last step first
+    /// (TURN-02..08): the princess's removal, phase 2, the dragon (before or after scoring, VAR-06), scoring, end.
+    fn after_placement(&mut self) {
+        let t = self.placed.expect("a tile was just placed") as usize;
+        let pt = *self.board.tile(t);
+        let m = self.config.rules.modules;
+        let cfg = Arc::clone(&self.config);
+        let def = cfg.catalogue.def(pt.kind);
+        if m.dragon && def.has_symbol(Symbol::Volcano) {
+            self.volcano_placed(pt.space);
+        }
+        let dragon_moves = m.dragon && self.dragon.is_some() && def.has_symbol(Symbol::Dragon);
+        let after = cfg.rules.dragon_move_timing == crate::rules::DragonMoveTiming::AfterScoring;
+        self.steps.push(Step::EndTurn);
+        if dragon_moves && after {
+            self.steps.push(Step::Dragon(1));
+        }
+        self.steps.push(Step::Score);
+        if dragon_moves && !after {
+            self.steps.push(Step::Dragon(1));
+        }
+        self.steps.push(Step::Phase2);
+        if self.princess_has_knights() {
+            self.steps.push(Step::Princess);
+        }
+    }
+
     fn draw(&mut self, k: TileKind) {
         let i = self.stack.iter().rposition(|&x| x == k).expect("checked: the tile is in the stack");
         self.stack.remove(i);
+        if self.early_dragon_tile(k) {
+            return;
+        }
         if self.board.has_square_placement(self.catalogue(), k) {
             *self.steps.last_mut().expect("draw step") = Step::PlaceTile(k);
         } else {
@@ -869,7 +1119,41 @@ impl Game {
     fn deploy(&mut self, player: Player, kind: MeepleKind, seg: SegmentId) {
         self.supply[player.index()][kind.index()] -= 1;
         self.board.add_meeples(seg, 1);
-        self.meeples.push(PlacedMeeple { player, kind, segment: seg });
+        self.meeples.push(PlacedMeeple { player, kind, segment: seg, fairy: false });
+    }
+
+    /// The index of a meeple matching `r`, if one stands there.
+    fn find_meeple(&self, r: MeepleRef) -> Option<usize> {
+        self.meeples.iter().position(|m| m.reference() == r)
+    }
+
+    /// Send the meeple at index `i` home without scoring it; the fairy stays where it is (FAIRY-07).
+    fn send_home(&mut self, i: usize, cause: ReturnCause) {
+        let m = self.meeples.remove(i);
+        self.supply[m.player.index()][m.kind.index()] += 1;
+        self.board.add_meeples(m.segment, -1);
+        self.events.push(Event::MeepleReturned { meeple: m, cause });
+    }
+
+    /// The space of the tile a segment belongs to.
+    fn space_of(&self, seg: SegmentId) -> Space {
+        self.board.tile(self.board.segment_tile(seg).0).space
+    }
+
+    /// Whether a segment lies on the dragon's space (DRAGON-05).
+    fn on_dragon(&self, seg: SegmentId) -> bool {
+        self.dragon.is_some_and(|d| self.space_of(seg) == d)
+    }
+
+    /// A number in `0..n` from the game's own generator (for in-game shuffles, so replays stay exact).
+    fn random_below(&mut self, n: usize) -> usize {
+        // SplitMix64.
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        ((z as u128 * n as u128) >> 64) as usize
     }
 
     /// Return every meeple on the feature of `root` to its owner. Returns how many.
@@ -921,7 +1205,20 @@ impl Game {
                     }
                     self.wagons.remove(0);
                 }
-                Step::Phase1 | Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::GameOver => return,
+                Step::Dragon(_) => {
+                    // DRAGON-07: a dead end ends the movement early.
+                    if self.dragon_path.is_empty() {
+                        self.dragon_path.push(self.dragon.expect("the dragon moves only once in play"));
+                    }
+                    if self.dragon_can_step() {
+                        return;
+                    }
+                    self.steps.pop();
+                    self.dragon_path.clear();
+                }
+                Step::Phase1 | Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::Princess | Step::GameOver => {
+                    return;
+                }
             }
         }
     }
@@ -933,6 +1230,7 @@ impl Game {
 
     /// TURN-01/02: begin the active player's turn (a phase-1 choice if they hold a placeable abbey, else the draw).
     fn start_turn(&mut self) {
+        self.fairy_turn_point();
         self.steps.push(if self.can_place_abbey(self.active) { Step::Phase1 } else { Step::Draw });
     }
 
@@ -999,6 +1297,22 @@ impl Game {
                 return Err(format!("field {} counts {} barns but has {here}", r.0, self.board.barns_on(r)));
             }
         }
+        let with_fairy: Vec<&PlacedMeeple> = self.meeples.iter().filter(|m| m.fairy).collect();
+        if with_fairy.len() > 1 {
+            return Err("the fairy is attached to more than one meeple".into());
+        }
+        if let Some(m) = with_fairy.first()
+            && Some(self.space_of(m.segment)) != self.fairy
+        {
+            return Err("the fairy's meeple is not on the fairy's space".into());
+        }
+        if let Some(d) = self.dragon {
+            let blocked =
+                self.config.rules.fairy_blocks_dragon == crate::rules::FairyBlocksDragon::No && self.fairy == Some(d);
+            if !blocked && self.meeples.iter().any(|m| self.space_of(m.segment) == d) {
+                return Err(format!("a meeple stands on the dragon's space {d}"));
+            }
+        }
         for x in &self.meeples {
             if !x.kind.may_stand_on(self.board.kind(x.segment)) {
                 return Err(format!("a {} stands on a {}", x.kind.name(), self.board.kind(x.segment).name()));
@@ -1018,5 +1332,7 @@ impl Game {
             + self.events.capacity() * std::mem::size_of::<Event>()
             + self.barns.capacity() * std::mem::size_of::<PlacedBarn>()
             + self.wagons.capacity() * std::mem::size_of::<PendingWagon>()
+            + self.dragon_path.capacity() * std::mem::size_of::<Space>()
+            + self.set_aside.capacity() * std::mem::size_of::<TileKind>()
     }
 }

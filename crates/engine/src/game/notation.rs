@@ -1,11 +1,28 @@
 //! Reading and writing actions in record notation (see [`crate::action`]). Both need the game: tile ids come from
-//! its catalogue and segment names from the tile placed this turn.
+//! its catalogue and segment names from the tile placed this turn or the tile on a named space.
 
 use super::{Game, Step};
-use crate::action::{Action, MeepleKind, ParseActionError};
-use crate::geom::{Rotation, Space};
+use crate::action::{Action, MeepleKind, MeepleRef, ParseActionError, Player};
+use crate::board::SegmentId;
+use crate::geom::{Rotation, Side, Space};
 
 impl Game {
+    /// A segment anywhere on the board, for people: `1,0 road@W`.
+    fn segment_text(&self, seg: SegmentId) -> String {
+        if (seg.0 as usize) < self.board.segment_count() {
+            let (space, _, name) = self.describe_segment(seg);
+            format!("{space} {name}")
+        } else {
+            format!("#{}", seg.0)
+        }
+    }
+
+    /// A meeple on the board: `P2 meeple 0,1 city@N`, with ` +fairy` for the one the fairy is attached to.
+    fn meeple_text(&self, r: MeepleRef) -> String {
+        let fairy = if r.fairy { " +fairy" } else { "" };
+        format!("{} {} {}{fairy}", r.player, r.kind.name(), self.segment_text(r.segment))
+    }
+
     /// Write an action in record notation.
     pub fn action_text(&self, a: Action) -> String {
         let c = self.catalogue();
@@ -25,11 +42,12 @@ impl Game {
                 format!("{} {}", meeple.name(), name)
             }
             Action::PlaceBarn { corner } => format!("barn {corner}"),
-            Action::MoveWagon { segment } if (segment.0 as usize) < self.board.segment_count() => {
-                let (space, _, name) = self.describe_segment(segment);
-                format!("wagon {space} {name}")
-            }
-            Action::MoveWagon { segment } => format!("wagon #{}", segment.0),
+            Action::MoveWagon { segment } => format!("wagon {}", self.segment_text(segment)),
+            Action::Portal { meeple, segment } => format!("portal {} {}", meeple.name(), self.segment_text(segment)),
+            Action::RemoveKnight(r) => format!("princess {}", self.meeple_text(r)),
+            Action::MoveFairy(r) => format!("fairy {}", self.meeple_text(r)),
+            Action::MoveFairyTo(space) => format!("fairy {space}"),
+            Action::MoveDragon(side) => format!("dragon {}", side.letter()),
             Action::Pass => "pass".to_string(),
         }
     }
@@ -45,6 +63,37 @@ impl Game {
         let tile = |id: &str| {
             self.catalogue().by_id(id).ok_or_else(|| err(format!("no tile `{id}` in this game's tile sets")))
         };
+        let meeple_kind = |w: &str| {
+            MeepleKind::ALL
+                .into_iter()
+                .find(|m| m.name() == w)
+                .ok_or_else(|| err(format!("`{w}` is not a follower: use meeple, mayor or wagon")))
+        };
+        // A segment of the tile on a space: `1,0 road@W`.
+        let segment_at = |space: &str, seg: &str| -> Result<SegmentId, ParseActionError> {
+            let space: Space = space.parse().map_err(err)?;
+            let t = self.board.square_at(space).ok_or_else(|| err(format!("no tile on space {space}")))?;
+            let pt = self.board.tile(t);
+            let local = self
+                .catalogue()
+                .find_segment(pt.kind, pt.placement.rotation(), seg)
+                .ok_or_else(|| err(format!("the tile on {space} has no segment `{seg}`")))?;
+            Ok(self.board.segment_of(t, local))
+        };
+        // A meeple: `P2 meeple 0,1 city@N [+fairy]`.
+        let meeple_ref = |w: &[&str]| -> Result<MeepleRef, ParseActionError> {
+            let (player, kind, space, seg, fairy) = match w {
+                [p, k, sp, sg] => (p, k, sp, sg, false),
+                [p, k, sp, sg, "+fairy"] => (p, k, sp, sg, true),
+                _ => return Err(err("write a meeple as `P2 meeple 0,1 city@N` (add `+fairy` for the fairy's)".into())),
+            };
+            let n = player
+                .strip_prefix('P')
+                .and_then(|n| n.parse::<u8>().ok())
+                .filter(|n| (1..=self.players() as u8).contains(n))
+                .ok_or_else(|| err(format!("`{player}` is not a player here (P1..P{})", self.players())))?;
+            Ok(MeepleRef { player: Player(n - 1), kind: meeple_kind(kind)?, segment: segment_at(space, seg)?, fairy })
+        };
         match words.as_slice() {
             ["draw", id] => Ok(Action::Draw(tile(id)?)),
             ["place", id, space, rot] => Ok(Action::Place {
@@ -54,21 +103,22 @@ impl Game {
             }),
             ["pass"] => Ok(Action::Pass),
             ["barn", corner] => Ok(Action::PlaceBarn { corner: corner.parse().map_err(err)? }),
-            ["wagon", space, seg] => {
-                let space: Space = space.parse().map_err(err)?;
-                let t = self
-                    .board
-                    .square_at(space)
-                    .ok_or_else(|| err(format!("no tile on space {space} to move the wagon to")))?;
-                let pt = self.board.tile(t);
-                let local = self
-                    .catalogue()
-                    .find_segment(pt.kind, pt.placement.rotation(), seg)
-                    .ok_or_else(|| err(format!("the tile on {space} has no segment `{seg}`")))?;
-                Ok(Action::MoveWagon { segment: self.board.segment_of(t, local) })
+            ["wagon", space, seg] => Ok(Action::MoveWagon { segment: segment_at(space, seg)? }),
+            ["portal", kind, space, seg] => {
+                Ok(Action::Portal { meeple: meeple_kind(kind)?, segment: segment_at(space, seg)? })
+            }
+            ["princess", rest @ ..] => Ok(Action::RemoveKnight(meeple_ref(rest)?)),
+            ["fairy", space] => Ok(Action::MoveFairyTo(space.parse::<Space>().map_err(err)?)),
+            ["fairy", rest @ ..] => Ok(Action::MoveFairy(meeple_ref(rest)?)),
+            ["dragon", side] => {
+                let side = Side::ALL
+                    .into_iter()
+                    .find(|s| s.letter().to_string() == *side)
+                    .ok_or_else(|| err(format!("`{side}` is not a side: use N, E, S or W")))?;
+                Ok(Action::MoveDragon(side))
             }
             [kind, seg] if MeepleKind::ALL.iter().any(|m| m.name() == *kind) => {
-                let meeple = MeepleKind::ALL.into_iter().find(|m| m.name() == *kind).expect("checked");
+                let meeple = meeple_kind(kind)?;
                 let (Some(t), Some(Step::Phase2)) = (self.placed, self.steps.last()) else {
                     return Err(err("there is no tile placed this turn to deploy on".into()));
                 };
@@ -80,7 +130,8 @@ impl Game {
                 Ok(Action::Deploy { meeple, segment })
             }
             _ => Err(err("expected `draw TILE`, `place TILE X,Y rN`, `meeple|mayor|wagon SEGMENT`, `barn CORNER`, \
-                 `wagon X,Y SEGMENT` or `pass`"
+                 `wagon X,Y SEGMENT`, `portal KIND X,Y SEGMENT`, `princess MEEPLE`, `fairy MEEPLE`, `fairy X,Y`, \
+                 `dragon SIDE` or `pass`"
                 .into())),
         }
     }

@@ -61,6 +61,7 @@ impl Game {
             }
             let winners = self.majority(root);
             self.award(winners, points);
+            let bonus = self.fairy_bonus(root, ScoreReason::Completed);
             let returned = self.return_meeples(root);
             self.events.push(Event::Scored(Scoring {
                 when: ScoreTime::Turn,
@@ -75,6 +76,7 @@ impl Game {
                 cities: 0,
                 returned,
             }));
+            self.pay_fairy(bonus, root);
         }
         self.completed = completed;
     }
@@ -128,6 +130,8 @@ impl Game {
                     cities: n_cities,
                     returned: 0,
                 }));
+                let bonus = self.fairy_bonus(root, ScoreReason::Final);
+                self.pay_fairy(bonus, root);
             }
         }
         self.final_barns();

@@ -24,10 +24,14 @@ impl Game {
         self.wagons.sort_by_key(|w| (w.player.0 + n - a) % n);
     }
 
-    /// Whether the wagon may go onto this segment now: a wagon's kind of feature, incomplete, unoccupied (WAGON-05).
+    /// Whether the wagon may go onto this segment now: a wagon's kind of feature, incomplete, unoccupied (WAGON-05),
+    /// not on the dragon's space (DRAGON-05).
     fn wagon_may_enter(&self, seg: SegmentId) -> bool {
         let kind = self.board.kind(seg);
-        MeepleKind::Wagon.may_stand_on(kind) && !self.board.is_complete(seg) && self.board.meeples_on(seg) == 0
+        MeepleKind::Wagon.may_stand_on(kind)
+            && !self.board.is_complete(seg)
+            && self.board.meeples_on(seg) == 0
+            && !self.on_dragon(seg)
     }
 
     /// The first pending wagon's destinations.
