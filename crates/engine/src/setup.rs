@@ -237,13 +237,10 @@ impl Setup {
                 (stack, false)
             }
         };
-        let volcano = |d: &TileDef| d.has_symbol(Symbol::Volcano);
-        let princess = |d: &TileDef| d.segments.iter().any(|s| s.princess);
-        let portal = |d: &TileDef| d.has_symbol(Symbol::Portal);
-        let needs: [(&'static str, bool, &'static str, &dyn Fn(&TileDef) -> bool); 3] = [
-            ("dragon", modules.dragon, "a volcano", &volcano),
-            ("princess", modules.princess, "a princess", &princess),
-            ("portal", modules.portal, "a magic portal", &portal),
+        let needs: [(&'static str, bool, &'static str, fn(&TileDef) -> bool); 3] = [
+            ("dragon", modules.dragon, "a volcano", |d| d.has_symbol(Symbol::Volcano)),
+            ("princess", modules.princess, "a princess", |d| d.segments.iter().any(|s| s.princess)),
+            ("portal", modules.portal, "a magic portal", |d| d.has_symbol(Symbol::Portal)),
         ];
         for (module, on, symbol, shows) in needs {
             if on && !catalogue.kinds().any(|k| shows(catalogue.def(k))) {
