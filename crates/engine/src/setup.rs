@@ -237,7 +237,8 @@ impl Setup {
                 (stack, false)
             }
         };
-        let needs: [(&'static str, bool, &'static str, fn(&TileDef) -> bool); 3] = [
+        type Shows = fn(&TileDef) -> bool;
+        let needs: [(&str, bool, &str, Shows); 3] = [
             ("dragon", modules.dragon, "a volcano", |d| d.has_symbol(Symbol::Volcano)),
             ("princess", modules.princess, "a princess", |d| d.segments.iter().any(|s| s.princess)),
             ("portal", modules.portal, "a magic portal", |d| d.has_symbol(Symbol::Portal)),
