@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 fn tiles_accounted(g: &Game) -> usize {
     let in_hand = matches!(g.decision().kind, carcassonne::DecisionKind::PlaceTile { .. }) as usize;
     let abbeys: usize = (0..g.players()).map(|p| g.abbeys_left(carcassonne::Player(p as u8)) as usize).sum();
-    g.board().tiles().len() + g.stack_len() + g.discarded() + in_hand + abbeys
+    g.board().tiles().len() + g.stack_len() + g.discarded() + in_hand + abbeys + g.set_aside().len()
 }
 
 /// Actions that are probably illegal now: random placements, deployments and draws.
@@ -22,6 +22,21 @@ fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
         _ => tile,
     };
     let meeple = carcassonne::MeepleKind::ALL[rng.random_range(0..3)];
+    let segment = carcassonne::SegmentId(rng.random_range(0..g.board().segment_count().max(1)) as u16);
+    // A meeple reference: usually one on the board (possibly with the wrong flag or owner), sometimes made up.
+    let r = match g.meeples().get(rng.random_range(0..g.meeples().len() + 1)) {
+        Some(m) => carcassonne::action::MeepleRef {
+            player: if rng.random_bool(0.8) { m.player } else { carcassonne::Player(rng.random_range(0..6)) },
+            fairy: if rng.random_bool(0.8) { m.fairy } else { !m.fairy },
+            ..m.reference()
+        },
+        None => carcassonne::action::MeepleRef {
+            player: carcassonne::Player(rng.random_range(0..g.players() as u8)),
+            kind: meeple,
+            segment,
+            fairy: false,
+        },
+    };
     vec![
         Action::Place { tile: drawn, space, rotation },
         Action::Place { tile: TileKind(9999), space, rotation },
@@ -33,6 +48,11 @@ fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
         },
         Action::Draw(tile),
         Action::Pass,
+        Action::Portal { meeple, segment },
+        Action::MoveDragon(carcassonne::Side::ALL[rng.random_range(0..4)]),
+        Action::MoveFairy(r),
+        Action::RemoveKnight(r),
+        Action::MoveFairyTo(space),
     ]
 }
 
@@ -187,5 +207,70 @@ fn fast_random_playouts_match_the_checked_path() {
         assert!(g.is_over());
         g.audit().unwrap();
         assert_eq!(g.board().tiles().len() + g.discarded(), 72);
+    }
+}
+
+fn princess_dragon(players: u8, seed: u64, with_am: bool) -> Setup {
+    let mut s = if with_am { abbey_mayor(players, seed) } else { Setup::new(players) };
+    s.seed = seed;
+    s.sets.push("pd".into());
+    for m in ["dragon", "fairy", "princess", "portal"] {
+        s.rules.set(&format!("modules.{m}"), "true").unwrap();
+    }
+    s
+}
+
+/// Every P&D option (VAR-06..09, VAR-11, VAR-12) takes each of its values across the seeds.
+fn vary_pd_options(s: &mut Setup, seed: u64) {
+    let pick = |k: u64, a: &'static str, b: &'static str| if (seed / k) % 2 == 0 { a } else { b };
+    s.rules.set("dragon.move_timing", pick(1, "before_scoring", "after_scoring")).unwrap();
+    s.rules.set("princess.removal", pick(2, "optional", "mandatory")).unwrap();
+    s.rules.set("fairy.placement", pick(3, "next_to_meeple", "on_tile")).unwrap();
+    s.rules.set("dragon.early_dragon_tile", pick(5, "set_aside_then_reshuffle", "return_and_redraw")).unwrap();
+    s.rules.set("fairy.bonus_mode", pick(7, "standard", "house_five")).unwrap();
+    s.rules.set("fairy.blocks_dragon", pick(11, "true", "false")).unwrap();
+}
+
+#[test]
+fn princess_and_dragon_games_keep_every_invariant() {
+    for seed in 0..300u64 {
+        let mut s = princess_dragon(2 + (seed % 5) as u8, seed * 31 + 3, false);
+        vary_pd_options(&mut s, seed);
+        let g = play_checked(&s, seed, seed % 60 == 0);
+        // 72 base + 30 P&D tiles: placed, discarded, or set aside for good (AMB-03).
+        assert_eq!(g.board().tiles().len() + g.discarded() + g.set_aside().len(), 102);
+        assert!(g.set_aside().is_empty() || g.dragon().is_none(), "tiles stay aside only without a volcano");
+    }
+}
+
+#[test]
+fn every_module_together_keeps_every_invariant() {
+    for seed in 0..250u64 {
+        let mut s = princess_dragon(2 + (seed % 4) as u8, seed * 17 + 11, true);
+        vary_pd_options(&mut s, seed);
+        s.rules.set("wagon.movement", if seed % 2 == 0 { "c2" } else { "c1" }).unwrap();
+        let g = play_checked(&s, seed, seed % 50 == 0);
+        assert_eq!(g.board().tiles().len() + g.discarded() + g.set_aside().len() + held_abbeys(&g), 114 + g.players());
+    }
+}
+
+#[test]
+fn each_princess_and_dragon_module_alone() {
+    for (i, module) in ["dragon", "fairy", "princess", "portal"].into_iter().enumerate() {
+        for seed in 0..40u64 {
+            let mut s = Setup::new(2 + (seed % 3) as u8);
+            s.seed = seed * 5 + i as u64;
+            s.sets = vec!["base".into(), "pd".into()];
+            s.rules.set(&format!("modules.{module}"), "true").unwrap();
+            vary_pd_options(&mut s, seed);
+            let g = play_checked(&s, seed, false);
+            // A module switched off drops its tiles: 12 + 6 for the dragon, 6 each for the princess and portal.
+            let expected = 72 + match module {
+                "dragon" => 18,
+                "princess" | "portal" => 6,
+                _ => 0,
+            };
+            assert_eq!(g.board().tiles().len() + g.discarded() + g.set_aside().len(), expected, "{module}");
+        }
     }
 }

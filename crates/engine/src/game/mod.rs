@@ -1306,10 +1306,13 @@ impl Game {
         {
             return Err("the fairy's meeple is not on the fairy's space".into());
         }
-        if let Some(d) = self.dragon {
-            let blocked =
-                self.config.rules.fairy_blocks_dragon == crate::rules::FairyBlocksDragon::No && self.fairy == Some(d);
-            if !blocked && self.meeples.iter().any(|m| self.space_of(m.segment) == d) {
+        // Under VAR-12 `false` the dragon may stop on the fairy's space without eating, and the meeples there may
+        // stay after the fairy has left; otherwise nothing ever stands on the dragon's space (DRAGON-05).
+        let shares = self.config.rules.fairy_blocks_dragon == crate::rules::FairyBlocksDragon::No;
+        if let Some(d) = self.dragon
+            && !shares
+        {
+            if self.meeples.iter().any(|m| self.space_of(m.segment) == d) {
                 return Err(format!("a meeple stands on the dragon's space {d}"));
             }
         }
