@@ -3,7 +3,7 @@
 //! `tests/scenarios/README.md` for the format.
 
 use carcassonne::Record;
-use carcassonne::report::event_json;
+use carcassonne::report::{event_json, pending_json};
 use serde_json::Value;
 
 use crate::util::files;
@@ -70,6 +70,54 @@ fn check(path: &std::path::Path) -> Result<(), String> {
         }
     }
     if let Some(legal) = expect.get("legal") {
+        check_legal(g, legal)?;
+    }
+    if let Some(cps) = expect.get("checkpoints") {
+        for (i, cp) in cps.as_array().ok_or("checkpoints must be a list")?.iter().enumerate() {
+            checkpoint(&record, cp).map_err(|e| format!("checkpoint {} (after {}): {e}", i + 1, cp["after"]))?;
+        }
+    }
+    Ok(())
+}
+
+/// A checkpoint: the state after the first `after` actions: `pending` (fields of the pending decision), `legal`,
+/// `scores`, `supply`, `meeples` (how many on the board), `dragon` and `fairy` (spaces or null).
+fn checkpoint(record: &Record, cp: &Value) -> Result<(), String> {
+    let n = cp["after"].as_u64().ok_or("`after` (a number of actions) is missing")? as usize;
+    if n > record.actions.len() {
+        return Err(format!("the record has only {} actions", record.actions.len()));
+    }
+    let mut prefix = record.clone();
+    prefix.actions.truncate(n);
+    let r = prefix.replay().map_err(|e| format!("replay failed: {e}"))?;
+    let g = &r.game;
+    if let Some(want) = cp.get("pending") {
+        let got = pending_json(g);
+        for (k, v) in want.as_object().ok_or("pending must be an object")? {
+            if got.get(k) != Some(v) {
+                return Err(format!("pending.{k}: expected {v}, got {}", got[k]));
+            }
+        }
+    }
+    let cmp = |what: &str, got: Value| -> Result<(), String> {
+        match cp.get(what) {
+            Some(want) if *want != got => Err(format!("{what}: expected {want}, got {got}")),
+            _ => Ok(()),
+        }
+    };
+    cmp("scores", serde_json::json!(g.scores()))?;
+    cmp("supply", serde_json::json!(g.supply()))?;
+    cmp("meeples", serde_json::json!(g.meeples().len()))?;
+    cmp("dragon", serde_json::json!(g.dragon().map(|s| s.to_string())))?;
+    cmp("fairy", serde_json::json!(g.fairy().map(|s| s.to_string())))?;
+    if let Some(legal) = cp.get("legal") {
+        check_legal(g, legal)?;
+    }
+    Ok(())
+}
+
+fn check_legal(g: &carcassonne::Game, legal: &Value) -> Result<(), String> {
+    {
         let actions: Vec<String> = g.legal_actions().into_iter().map(|a| g.action_text(a)).collect();
         if let Some(n) = legal.get("count")
             && *n != serde_json::json!(actions.len())
