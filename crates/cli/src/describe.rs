@@ -25,6 +25,13 @@ fn pending_text(g: &Game) -> String {
         (Actor::Player(p), DecisionKind::MoveWagon) => format!("{p} to move their wagon or pass"),
         (Actor::Player(p), DecisionKind::Princess) => format!("{p} to remove a knight with the princess"),
         (Actor::Player(p), DecisionKind::MoveDragon { step }) => format!("{p} to choose dragon step {step} of 6"),
+        (Actor::Player(p), DecisionKind::CropChoice) => format!("{p} to choose crop-circle action A or B"),
+        (Actor::Player(p), DecisionKind::CropAnswer { action: carcassonne::action::CropAction::A }) => {
+            format!("{p} to add a meeple next to one of theirs (crop circle A), or pass")
+        }
+        (Actor::Player(p), DecisionKind::CropAnswer { action: carcassonne::action::CropAction::B }) => {
+            format!("{p} to return one of their meeples (crop circle B)")
+        }
         (a, k) => format!("{a:?} {k:?}"),
     }
 }
@@ -50,6 +57,7 @@ fn event_text(g: &Game, action: usize, e: &Event) -> String {
             let why = match cause {
                 carcassonne::game::ReturnCause::Dragon => "eaten by the dragon",
                 carcassonne::game::ReturnCause::Princess => "sent home by the princess",
+                carcassonne::game::ReturnCause::CropCircle => "back to the supply (crop circle B)",
             };
             format!("#{action:<4} {} {} at {space} {segment} {why}", meeple.player, meeple.kind.name())
         }

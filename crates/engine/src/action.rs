@@ -12,7 +12,10 @@
 //! | [`Action::MoveFairy`] | `fairy P1 meeple 0,1 city@N` | the fairy goes next to that meeple |
 //! | [`Action::MoveFairyTo`] | `fairy 0,1` | the fairy goes onto that space (VAR-08 `on_tile`) |
 //! | [`Action::MoveDragon`] | `dragon N` | the dragon steps one space north |
-//! | [`Action::Pass`] | `pass` | deploy nothing, decline a wagon move or a princess removal |
+//! | [`Action::ChooseCrop`] | `crop A` | the crop-circle action for everyone |
+//! | [`Action::CropAdd`] | `add meeple 0,1 city@N` | crop action A: a meeple onto that segment |
+//! | [`Action::CropRemove`] | `remove P2 meeple 0,1 city@N` | crop action B: that meeple goes home |
+//! | [`Action::Pass`] | `pass` | deploy nothing, decline a wagon move, a princess removal or crop action A |
 //!
 //! Segments are named by their kind and any position they touch in the placed (turned) tile: sides `N E S W` for
 //! roads and cities, halves `Nw Ne En Es Se Sw Ws Wn` for fields; `monastery` and `field@inner` for segments that touch
@@ -102,6 +105,25 @@ pub struct MeepleRef {
     pub fairy: bool,
 }
 
+/// The crop-circle action the active player names for everyone (SPEC CROP-04).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CropAction {
+    /// Each player may add a meeple next to one of theirs of the circle's role (CROP-06).
+    A,
+    /// Each player returns one of their meeples of the circle's role (CROP-07).
+    B,
+}
+
+impl CropAction {
+    /// `A` or `B`.
+    pub const fn letter(self) -> char {
+        match self {
+            CropAction::A => 'A',
+            CropAction::B => 'B',
+        }
+    }
+}
+
 /// One decision's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -148,6 +170,18 @@ pub enum Action {
     MoveFairyTo(Space),
     /// One step of the dragon, towards a side (SPEC DRAGON-07).
     MoveDragon(crate::geom::Side),
+    /// The active player names the crop-circle action for everyone (SPEC CROP-04).
+    ChooseCrop(CropAction),
+    /// Crop action A: a meeple from the supply onto this segment, next to one of the player's meeples of the role
+    /// (SPEC CROP-06, VAR-13).
+    CropAdd {
+        /// Which kind of follower.
+        meeple: MeepleKind,
+        /// The segment.
+        segment: crate::board::SegmentId,
+    },
+    /// Crop action B: this meeple of the role goes back to its owner's supply (SPEC CROP-07).
+    CropRemove(MeepleRef),
     /// Decline: deploy nothing in phase 2, draw instead of placing an abbey (or pass the turn once the stack is
     /// empty), or leave a scored wagon in the supply.
     Pass,

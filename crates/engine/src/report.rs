@@ -21,12 +21,16 @@ pub fn pending_json(g: &Game) -> Value {
         DecisionKind::Phase2 => ("phase2", Value::Null),
         DecisionKind::Princess => ("princess", Value::Null),
         DecisionKind::MoveDragon { .. } => ("move_dragon", Value::Null),
+        DecisionKind::CropChoice => ("crop_choice", Value::Null),
+        DecisionKind::CropAnswer { .. } => ("crop_answer", Value::Null),
         DecisionKind::GameOver => ("game_over", Value::Null),
     };
-    // A dragon step also names its number (1..6).
+    // A dragon step also names its number (1..6); a crop answer, the action named (A or B).
     let mut v = json!({ "actor": actor, "player": player, "kind": kind, "tile": tile });
-    if let DecisionKind::MoveDragon { step } = d.kind {
-        v["step"] = json!(step);
+    match d.kind {
+        DecisionKind::MoveDragon { step } => v["step"] = json!(step),
+        DecisionKind::CropAnswer { action } => v["crop"] = json!(action.letter().to_string()),
+        _ => {}
     }
     v
 }

@@ -10,11 +10,14 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::catalogue::{Catalogue, CatalogueError, Shape, Symbol, TileDef, TileEntry, TileKind, TileSet, builtin_set};
+use crate::catalogue::{
+    Catalogue, CatalogueError, CropType, Shape, Symbol, TileDef, TileEntry, TileKind, TileSet, builtin_set,
+};
 use crate::rules::Rules;
 
 /// The modules this build implements. Asking for another is a setup error, never a silent no-op.
-const IMPLEMENTED_MODULES: &[&str] = &["abbey", "mayor", "wagon", "barn", "dragon", "fairy", "princess", "portal"];
+const IMPLEMENTED_MODULES: &[&str] =
+    &["abbey", "mayor", "wagon", "barn", "dragon", "fairy", "princess", "portal", "crop_circles"];
 
 /// Everything needed to start a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,12 +105,14 @@ pub enum SetupError {
         module: &'static str,
     },
     /// A module is on but no tile in play brings it into the game.
-    #[error("modules.{module} needs tiles with {symbol}: add the `pd` tile set")]
+    #[error("modules.{module} needs tiles with {symbol}: add the `{set}` tile set")]
     ModuleWithoutTiles {
         /// The module.
         module: &'static str,
         /// What the tiles show.
         symbol: &'static str,
+        /// The set that has them.
+        set: &'static str,
     },
     /// More tiles than a board can number.
     #[error("{0} tiles: a game holds at most 250 tiles")]
@@ -131,6 +136,7 @@ fn needed_module(d: &TileDef, m: crate::rules::Modules) -> Option<&'static str> 
         ("dragon", m.dragon, d.has_symbol(Symbol::Volcano) || d.has_symbol(Symbol::Dragon)),
         ("princess", m.princess, d.segments.iter().any(|s| s.princess)),
         ("portal", m.portal, d.has_symbol(Symbol::Portal)),
+        ("crop_circles", m.crop_circles, CropType::of(d).is_some()),
     ];
     checks.into_iter().find(|&(_, on, has)| has && !on).map(|(name, _, _)| name)
 }
@@ -189,9 +195,6 @@ impl Setup {
             if sets.iter().any(|s| s.id == set.id) {
                 return Err(SetupError::DuplicateSet(set.id));
             }
-            if set.id == "cc" {
-                return Err(SetupError::SetNotPlayable { set: set.id, rules: "Crop Circles" });
-            }
             sets.push(set);
         }
         if !self.custom_tiles.is_empty() {
@@ -238,14 +241,15 @@ impl Setup {
             }
         };
         type Shows = fn(&TileDef) -> bool;
-        let needs: [(&str, bool, &str, Shows); 3] = [
-            ("dragon", modules.dragon, "a volcano", |d| d.has_symbol(Symbol::Volcano)),
-            ("princess", modules.princess, "a princess", |d| d.segments.iter().any(|s| s.princess)),
-            ("portal", modules.portal, "a magic portal", |d| d.has_symbol(Symbol::Portal)),
+        let needs: [(&str, bool, &str, &str, Shows); 4] = [
+            ("dragon", modules.dragon, "a volcano", "pd", |d| d.has_symbol(Symbol::Volcano)),
+            ("princess", modules.princess, "a princess", "pd", |d| d.segments.iter().any(|s| s.princess)),
+            ("portal", modules.portal, "a magic portal", "pd", |d| d.has_symbol(Symbol::Portal)),
+            ("crop_circles", modules.crop_circles, "a crop circle", "cc", |d| CropType::of(d).is_some()),
         ];
-        for (module, on, symbol, shows) in needs {
+        for (module, on, symbol, set, shows) in needs {
             if on && !catalogue.kinds().any(|k| shows(catalogue.def(k))) {
-                return Err(SetupError::ModuleWithoutTiles { module, symbol });
+                return Err(SetupError::ModuleWithoutTiles { module, symbol, set });
             }
         }
         if stack.len() + 1 + 6 > 250 {

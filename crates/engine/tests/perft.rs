@@ -87,6 +87,20 @@ fn reference_actions(g: &Game) -> BTreeSet<String> {
                 }
             }
         }
+        DecisionKind::CropChoice => {
+            out.extend(["crop A".to_string(), "crop B".to_string()]);
+        }
+        DecisionKind::CropAnswer { .. } => {
+            // Every follower onto every segment, every meeple reference, and pass.
+            let adds = (0..g.board().segment_count())
+                .flat_map(|i| MeepleKind::ALL.map(|meeple| Action::CropAdd { meeple, segment: SegmentId(i as u16) }));
+            let removes = every_meeple_ref(g).into_iter().map(Action::CropRemove);
+            for a in adds.chain(removes).chain([Action::Pass]) {
+                if g.is_legal(a) {
+                    out.insert(g.action_text(a));
+                }
+            }
+        }
         DecisionKind::MoveDragon { .. } => {
             for side in Side::ALL {
                 if g.is_legal(Action::MoveDragon(side)) {

@@ -2,6 +2,7 @@
 //! with a recomputation, scores never falling, every listed legal action accepted (and its notation read back), a
 //! sample of unlisted actions rejected with the game unchanged, and the saved record replaying to the identical state.
 
+use carcassonne::action::CropAction;
 use carcassonne::{Action, Actor, Game, Record, Rotation, Setup, Space, TileKind};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -53,6 +54,10 @@ fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
         Action::MoveFairy(r),
         Action::RemoveKnight(r),
         Action::MoveFairyTo(space),
+        Action::ChooseCrop(if rng.random_bool(0.5) { CropAction::A } else { CropAction::B }),
+        Action::CropAdd { meeple, segment: r.segment },
+        Action::CropAdd { meeple, segment },
+        Action::CropRemove(r),
     ]
 }
 
@@ -265,12 +270,47 @@ fn each_princess_and_dragon_module_alone() {
             vary_pd_options(&mut s, seed);
             let g = play_checked(&s, seed, false);
             // A module switched off drops its tiles: 12 + 6 for the dragon, 6 each for the princess and portal.
-            let expected = 72 + match module {
-                "dragon" => 18,
-                "princess" | "portal" => 6,
-                _ => 0,
-            };
+            let expected = 72
+                + match module {
+                    "dragon" => 18,
+                    "princess" | "portal" => 6,
+                    _ => 0,
+                };
             assert_eq!(g.board().tiles().len() + g.discarded() + g.set_aside().len(), expected, "{module}");
         }
+    }
+}
+
+/// Both readings of VAR-13 and VAR-14 across the seeds.
+fn vary_crop_options(s: &mut Setup, seed: u64) {
+    s.rules
+        .set("crop.add_scope", if seed % 2 == 0 { "same_tile_same_segment" } else { "any_tile_of_feature" })
+        .unwrap();
+    s.rules.set("crop.action_a_mandatory", if (seed / 2) % 2 == 0 { "false" } else { "true" }).unwrap();
+}
+
+#[test]
+fn crop_circle_games_keep_every_invariant() {
+    for seed in 0..200u64 {
+        let mut s = Setup::new(2 + (seed % 5) as u8);
+        s.seed = seed * 7 + 2;
+        s.sets = vec!["base".into(), "cc".into()];
+        s.rules.set("modules.crop_circles", "true").unwrap();
+        vary_crop_options(&mut s, seed);
+        let g = play_checked(&s, seed, seed % 40 == 0);
+        assert_eq!(g.board().tiles().len() + g.discarded(), 78);
+    }
+}
+
+#[test]
+fn crop_circles_with_every_other_module() {
+    for seed in 0..200u64 {
+        let mut s = princess_dragon(2 + (seed % 4) as u8, seed * 19 + 7, true);
+        s.sets.push("cc".into());
+        s.rules.set("modules.crop_circles", "true").unwrap();
+        vary_pd_options(&mut s, seed);
+        vary_crop_options(&mut s, seed / 3);
+        let g = play_checked(&s, seed, seed % 50 == 0);
+        assert_eq!(g.board().tiles().len() + g.discarded() + g.set_aside().len() + held_abbeys(&g), 120 + g.players());
     }
 }

@@ -93,6 +93,26 @@ pub enum CropType {
     Shield,
 }
 
+impl CropType {
+    /// The kind of feature whose meeples the circle concerns (CROP-01, CROP-05): fields for the pitchfork, roads for
+    /// the club, cities for the shield.
+    pub const fn role(self) -> SegmentKind {
+        match self {
+            CropType::Pitchfork => SegmentKind::Field,
+            CropType::Club => SegmentKind::Road,
+            CropType::Shield => SegmentKind::City,
+        }
+    }
+
+    /// The crop type on a tile, if it shows a crop circle.
+    pub fn of(def: &TileDef) -> Option<CropType> {
+        def.symbols.iter().find_map(|s| match s {
+            Symbol::CropCircle(t) => Some(*t),
+            _ => None,
+        })
+    }
+}
+
 /// A symbol printed on a tile that some expansion gives a meaning to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Symbol {

@@ -12,6 +12,7 @@
 
 mod abbey;
 mod barn;
+mod crop;
 mod dragon;
 mod fairy;
 mod mayor;
@@ -25,7 +26,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::action::{Action, MeepleKind, MeepleRef, Player};
+use crate::action::{Action, CropAction, MeepleKind, MeepleRef, Player};
 use crate::board::{Board, PlaceError, Placement, SegmentId};
 use crate::catalogue::{Catalogue, SegmentKind, Symbol, TileKind};
 use crate::geom::{Corner, Rotation, Space};
@@ -74,6 +75,13 @@ pub enum DecisionKind {
     },
     /// Phase 3b: the owner of a wagon just scored moves it or leaves it in the supply (WAGON-04).
     MoveWagon,
+    /// Phase 4: the active player names crop-circle action A or B (CROP-04).
+    CropChoice,
+    /// Phase 4: one player's answer to the crop-circle action (CROP-06..09).
+    CropAnswer {
+        /// The action named.
+        action: CropAction,
+    },
     /// The game is over.
     GameOver,
 }
@@ -102,6 +110,10 @@ pub(crate) enum Step {
     Princess,
     /// Dragon step 1..=6 (DRAGON-07).
     Dragon(u8),
+    /// Phase 4: the crop-circle action (CROP-04).
+    CropChoice,
+    /// Phase 4: the answer of the player `k` seats to the active player's left, `k` = 1..=n (CROP-08).
+    CropAnswer(u8),
     /// Phase 3, automatic (TURN-05).
     Score,
     /// Phase 3b: the first pending wagon's owner decides (TURN-06).
@@ -227,6 +239,8 @@ pub enum ReturnCause {
     Dragon,
     /// The princess sent it home (PRINCESS-02).
     Princess,
+    /// Crop-circle action B (CROP-07).
+    CropCircle,
 }
 
 impl ReturnCause {
@@ -235,6 +249,7 @@ impl ReturnCause {
         match self {
             ReturnCause::Dragon => "dragon",
             ReturnCause::Princess => "princess",
+            ReturnCause::CropCircle => "crop_circle",
         }
     }
 }
@@ -408,6 +423,9 @@ pub enum IllegalReason {
     /// The fairy goes next to one of the mover's own meeples (FAIRY-02, VAR-08).
     #[error("the fairy can only go next to one of your own meeples")]
     FairyTarget,
+    /// Not a legal answer to the crop-circle action (CROP-06..09).
+    #[error("crop circle: {0}")]
+    CropAnswer(&'static str),
     /// Not a legal dragon step (DRAGON-07).
     #[error("the dragon cannot step there: {0}")]
     DragonStep(&'static str),
@@ -450,6 +468,8 @@ pub struct Game {
     set_aside: Vec<TileKind>,
     /// The fairy's space, once it is on the board (FAIRY-03); the meeple it is attached to carries the flag.
     fairy: Option<Space>,
+    /// The crop-circle action named this turn (CROP-04).
+    crop: Option<CropAction>,
     /// State of the generator for in-game shuffles (the reshuffle at the first volcano, VAR-09 put-backs).
     rng: u64,
     /// Wagons returned by this turn's scoring, in decision order.
@@ -489,6 +509,7 @@ impl PartialEq for Game {
             && self.set_aside == o.set_aside
             && self.fairy == o.fairy
             && self.rng == o.rng
+            && self.crop == o.crop
             && self.wagons == o.wagons
             && self.barn_this_turn == o.barn_this_turn
             && self.passes == o.passes
@@ -535,6 +556,7 @@ impl Game {
             dragon_path: Vec::new(),
             set_aside: Vec::new(),
             fairy: None,
+            crop: None,
             rng: 0,
             wagons: Vec::new(),
             barn_this_turn: None,
@@ -586,6 +608,7 @@ impl Game {
         self.dragon_path.clear();
         self.set_aside.clear();
         self.fairy = None;
+        self.crop = None;
         self.rng = seed ^ 0x9e37_79b9_7f4a_7c15;
         self.wagons.clear();
         self.barn_this_turn = None;
@@ -768,6 +791,11 @@ impl Game {
             Step::Dragon(step) => {
                 Decision { actor: Actor::Player(self.dragon_step_owner(step)), kind: DecisionKind::MoveDragon { step } }
             }
+            Step::CropChoice => Decision { actor: p, kind: DecisionKind::CropChoice },
+            Step::CropAnswer(k) => Decision {
+                actor: Actor::Player(self.crop_answerer(k)),
+                kind: DecisionKind::CropAnswer { action: self.crop.expect("answers follow the choice") },
+            },
             Step::Wagon => Decision {
                 actor: Actor::Player(self.wagons.first().expect("a wagon step has a pending wagon").player),
                 kind: DecisionKind::MoveWagon,
@@ -819,6 +847,8 @@ impl Game {
                 }
             }
             Step::Dragon(_) => self.dragon_actions(out),
+            Step::CropChoice => out.extend([Action::ChooseCrop(CropAction::A), Action::ChooseCrop(CropAction::B)]),
+            Step::CropAnswer(_) => self.crop_answer_actions(out),
             Step::Score | Step::EndTurn | Step::GameOver => {}
         }
     }
@@ -964,6 +994,12 @@ impl Game {
             (Step::Princess, _) => wrong("a knight to remove or a pass"),
             (Step::Dragon(_), Action::MoveDragon(side)) => self.check_dragon(side),
             (Step::Dragon(_), _) => wrong("a dragon step"),
+            (Step::CropChoice, Action::ChooseCrop(_)) => Ok(()),
+            (Step::CropChoice, _) => wrong("crop action A or B"),
+            (Step::CropAnswer(_), Action::CropAdd { .. } | Action::CropRemove(_) | Action::Pass) => {
+                self.check_crop_answer(a)
+            }
+            (Step::CropAnswer(_), _) => wrong("an answer to the crop-circle action"),
             (Step::GameOver | Step::Score | Step::EndTurn, _) => Err(IllegalReason::GameOver),
         }
     }
@@ -1034,6 +1070,8 @@ impl Game {
                 }
             }
             Action::MoveDragon(side) => self.move_dragon(side),
+            Action::ChooseCrop(c) => self.choose_crop(c),
+            Action::CropAdd { .. } | Action::CropRemove(_) => self.crop_answer(a),
             Action::Deploy { meeple, segment } => {
                 let t = self.placed.expect("phase 2 follows a placement") as usize;
                 let seg = self.board.segment_of(t, segment);
@@ -1063,6 +1101,7 @@ impl Game {
                         self.steps.pop();
                     }
                 }
+                Step::CropAnswer(_) => self.next_crop_answer(),
                 _ => {
                     self.steps.pop();
                 }
@@ -1072,7 +1111,8 @@ impl Game {
     }
 
     /// Phase-1 effects of the tile just placed (volcano, TURN-02), then the rest of the turn, last step first
-    /// (TURN-02..08): the princess's removal, phase 2, the dragon (before or after scoring, VAR-06), scoring, end.
+    /// (TURN-02..08): the princess's removal, phase 2, the dragon (before or after scoring, VAR-06), scoring (and
+    /// wagons), the crop circle, end.
     fn after_placement(&mut self) {
         let t = self.placed.expect("a tile was just placed") as usize;
         let pt = *self.board.tile(t);
@@ -1085,6 +1125,9 @@ impl Game {
         let dragon_moves = m.dragon && self.dragon.is_some() && def.has_symbol(Symbol::Dragon);
         let after = cfg.rules.dragon_move_timing == crate::rules::DragonMoveTiming::AfterScoring;
         self.steps.push(Step::EndTurn);
+        if self.crop_type().is_some() {
+            self.steps.push(Step::CropChoice);
+        }
         if dragon_moves && after {
             self.steps.push(Step::Dragon(1));
         }
@@ -1216,7 +1259,19 @@ impl Game {
                     self.steps.pop();
                     self.dragon_path.clear();
                 }
-                Step::Phase1 | Step::Draw | Step::PlaceTile(_) | Step::Phase2 | Step::Princess | Step::GameOver => {
+                Step::CropAnswer(_) => {
+                    if self.crop_answer_possible() {
+                        return;
+                    }
+                    self.next_crop_answer();
+                }
+                Step::Phase1
+                | Step::Draw
+                | Step::PlaceTile(_)
+                | Step::Phase2
+                | Step::Princess
+                | Step::CropChoice
+                | Step::GameOver => {
                     return;
                 }
             }

@@ -2,7 +2,7 @@
 //! its catalogue and segment names from the tile placed this turn or the tile on a named space.
 
 use super::{Game, Step};
-use crate::action::{Action, MeepleKind, MeepleRef, ParseActionError, Player};
+use crate::action::{Action, CropAction, MeepleKind, MeepleRef, ParseActionError, Player};
 use crate::board::SegmentId;
 use crate::geom::{Rotation, Side, Space};
 
@@ -48,6 +48,9 @@ impl Game {
             Action::MoveFairy(r) => format!("fairy {}", self.meeple_text(r)),
             Action::MoveFairyTo(space) => format!("fairy {space}"),
             Action::MoveDragon(side) => format!("dragon {}", side.letter()),
+            Action::ChooseCrop(c) => format!("crop {}", c.letter()),
+            Action::CropAdd { meeple, segment } => format!("add {} {}", meeple.name(), self.segment_text(segment)),
+            Action::CropRemove(r) => format!("remove {}", self.meeple_text(r)),
             Action::Pass => "pass".to_string(),
         }
     }
@@ -107,6 +110,13 @@ impl Game {
             ["portal", kind, space, seg] => {
                 Ok(Action::Portal { meeple: meeple_kind(kind)?, segment: segment_at(space, seg)? })
             }
+            ["crop", "A"] => Ok(Action::ChooseCrop(CropAction::A)),
+            ["crop", "B"] => Ok(Action::ChooseCrop(CropAction::B)),
+            ["crop", other] => Err(err(format!("`{other}` is not a crop-circle action: use A or B"))),
+            ["add", kind, space, seg] => {
+                Ok(Action::CropAdd { meeple: meeple_kind(kind)?, segment: segment_at(space, seg)? })
+            }
+            ["remove", rest @ ..] => Ok(Action::CropRemove(meeple_ref(rest)?)),
             ["princess", rest @ ..] => Ok(Action::RemoveKnight(meeple_ref(rest)?)),
             ["fairy", space] => Ok(Action::MoveFairyTo(space.parse::<Space>().map_err(err)?)),
             ["fairy", rest @ ..] => Ok(Action::MoveFairy(meeple_ref(rest)?)),
@@ -131,7 +141,7 @@ impl Game {
             }
             _ => Err(err("expected `draw TILE`, `place TILE X,Y rN`, `meeple|mayor|wagon SEGMENT`, `barn CORNER`, \
                  `wagon X,Y SEGMENT`, `portal KIND X,Y SEGMENT`, `princess MEEPLE`, `fairy MEEPLE`, `fairy X,Y`, \
-                 `dragon SIDE` or `pass`"
+                 `dragon SIDE`, `crop A|B`, `add KIND X,Y SEGMENT`, `remove MEEPLE` or `pass`"
                 .into())),
         }
     }

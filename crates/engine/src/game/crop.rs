@@ -1,0 +1,146 @@
+//! Crop circles (SPEC CROP-01..10, VAR-13, VAR-14): after a crop-circle tile's turn, the active player names action
+//! A or B; then every player, starting on the active player's left and ending with the active player, adds a meeple
+//! next to one of theirs of the circle's role (A, optional unless VAR-14) or returns one such meeple (B).
+
+use super::{Game, IllegalReason, ReturnCause, Step};
+use crate::action::{Action, CropAction, MeepleKind, Player};
+use crate::board::SegmentId;
+use crate::catalogue::{CropType, SegmentKind};
+use crate::rules::CropAddScope;
+
+impl Game {
+    /// The crop type of the tile placed this turn, with the module on.
+    pub(super) fn crop_type(&self) -> Option<CropType> {
+        if !self.config.rules.modules.crop_circles {
+            return None;
+        }
+        let pt = self.board.tile(self.placed? as usize);
+        CropType::of(self.catalogue().def(pt.kind))
+    }
+
+    /// The role of this turn's circle (CROP-05).
+    fn crop_role(&self) -> SegmentKind {
+        self.crop_type().expect("a crop-circle phase follows a crop-circle tile").role()
+    }
+
+    /// Who answers crop step `k` (1..=n): the player `k` seats to the active player's left; `k = n` is the active
+    /// player, who acts last (CROP-08).
+    pub(super) fn crop_answerer(&self, k: u8) -> Player {
+        Player(((self.active.index() + k as usize) % self.players()) as u8)
+    }
+
+    /// The answers player `p` may give under `action` (without `pass`): under A every follower in their supply that
+    /// may stand there, on the segment of each of their meeples of the role (or, VAR-13 `any_tile_of_feature`, on
+    /// every segment of those features), never on the dragon's space; under B each of their meeples of the role.
+    fn crop_answers(&self, p: Player, action: CropAction, out: &mut Vec<Action>) {
+        let role = self.crop_role();
+        let mut v: Vec<Action> = Vec::new();
+        let mine = self.meeples.iter().filter(|m| m.player == p && self.board.kind(m.segment) == role);
+        match action {
+            CropAction::B => v.extend(mine.map(|m| Action::CropRemove(m.reference()))),
+            CropAction::A => {
+                let supply = self.supply[p.index()];
+                let kinds: Vec<MeepleKind> =
+                    MeepleKind::ALL.into_iter().filter(|k| supply[k.index()] > 0 && k.may_stand_on(role)).collect();
+                if kinds.is_empty() {
+                    return;
+                }
+                let mut segments: Vec<SegmentId> = Vec::new();
+                match self.config.rules.crop_add_scope {
+                    CropAddScope::SameTileSameSegment => segments.extend(mine.map(|m| m.segment)),
+                    CropAddScope::AnyTileOfFeature => {
+                        let mut roots: Vec<SegmentId> = mine.map(|m| self.board.root(m.segment)).collect();
+                        roots.sort_unstable();
+                        roots.dedup();
+                        for r in roots {
+                            segments.extend(self.board.members(r));
+                        }
+                    }
+                }
+                for seg in segments {
+                    if !self.on_dragon(seg) {
+                        v.extend(kinds.iter().map(|&meeple| Action::CropAdd { meeple, segment: seg }));
+                    }
+                }
+            }
+        }
+        v.sort_unstable_by_key(|a| match *a {
+            Action::CropRemove(r) => (r.segment, r.kind, r.fairy),
+            Action::CropAdd { meeple, segment } => (segment, meeple, false),
+            _ => unreachable!("only crop answers here"),
+        });
+        v.dedup();
+        out.extend(v);
+    }
+
+    /// The pending crop answer's options, with `pass` where A is optional (VAR-14).
+    pub(super) fn crop_answer_actions(&self, out: &mut Vec<Action>) {
+        let Step::CropAnswer(k) = self.step() else { return };
+        let action = self.crop.expect("an answer follows the choice");
+        self.crop_answers(self.crop_answerer(k), action, out);
+        if action == CropAction::A && !self.config.rules.crop_action_a_mandatory && !out.is_empty() {
+            out.push(Action::Pass);
+        }
+    }
+
+    pub(super) fn check_crop_answer(&self, a: Action) -> Result<(), IllegalReason> {
+        let mut v = Vec::new();
+        self.crop_answer_actions(&mut v);
+        if v.contains(&a) {
+            return Ok(());
+        }
+        Err(match (a, self.crop) {
+            (Action::Pass, _) => IllegalReason::CropAnswer("this answer is compulsory"),
+            (Action::CropAdd { .. }, Some(CropAction::A)) => {
+                IllegalReason::CropAnswer("a meeple may only join one of yours of the circle's role")
+            }
+            (Action::CropRemove(_), Some(CropAction::B)) => {
+                IllegalReason::CropAnswer("only one of your own meeples of the circle's role can go back")
+            }
+            _ => IllegalReason::CropAnswer("that is not this crop action's answer"),
+        })
+    }
+
+    /// The active player named A or B: the answers start on their left (CROP-08).
+    pub(super) fn choose_crop(&mut self, action: CropAction) {
+        self.crop = Some(action);
+        *self.steps.last_mut().expect("crop choice step") = Step::CropAnswer(1);
+    }
+
+    /// Carry out one player's answer, then move to the next player.
+    pub(super) fn crop_answer(&mut self, a: Action) {
+        match a {
+            Action::CropAdd { meeple, segment } => {
+                let Step::CropAnswer(k) = self.step() else { unreachable!("checked") };
+                // CROP-06: no occupation test; the new meeple is not the fairy's (CROP-10).
+                self.deploy(self.crop_answerer(k), meeple, segment);
+            }
+            Action::CropRemove(r) => {
+                let i = self.find_meeple(r).expect("checked: the meeple is on the board");
+                // A wagon simply goes home; it does not move (it was not scored).
+                self.send_home(i, ReturnCause::CropCircle);
+            }
+            _ => {}
+        }
+        self.next_crop_answer();
+    }
+
+    /// Move to the next player's answer, or end phase 4 after the active player's.
+    pub(super) fn next_crop_answer(&mut self) {
+        let Step::CropAnswer(k) = self.step() else { return };
+        if k as usize >= self.players() {
+            self.steps.pop();
+            self.crop = None;
+        } else {
+            *self.steps.last_mut().expect("crop answer step") = Step::CropAnswer(k + 1);
+        }
+    }
+
+    /// Whether the pending answer has any option (CROP-09: a player without one does nothing and is not asked).
+    pub(super) fn crop_answer_possible(&self) -> bool {
+        let Step::CropAnswer(k) = self.step() else { return false };
+        let mut v = Vec::new();
+        self.crop_answers(self.crop_answerer(k), self.crop.expect("answers follow the choice"), &mut v);
+        !v.is_empty()
+    }
+}
