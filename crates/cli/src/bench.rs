@@ -1,6 +1,9 @@
-//! `carc bench`: the engine's speed on uniformly random 2-player base games (farmers included), one thread.
+//! `carc bench`: the engine's speed on uniformly random 2-player games, one thread: the base game (farmers
+//! included), and with `--expansions` also base + Princess & Dragon, base + Crop Circles and everything implemented,
+//! timed in interleaved rounds of the same run so the figures can be compared.
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -8,61 +11,100 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use carcassonne::{Game, Setup};
+use carcassonne::{Game, GameConfig, Setup};
 
 /// Options of `carc bench`.
 #[derive(Debug, Args)]
 pub(crate) struct BenchArgs {
-    /// How many games to time, in all.
+    /// How many games to time per configuration, in all.
     #[arg(long, default_value_t = 100_000)]
     games: u64,
     /// Split the games into this many timed rounds and report the best and the median round (shared machines are
     /// noisy: the best round is the machine's own speed, the median what a busy machine gives).
     #[arg(long, default_value_t = 5)]
     rounds: u64,
+    /// Also time base + Princess & Dragon, base + Crop Circles and every module together, interleaved with the
+    /// base game round by round.
+    #[arg(long)]
+    expansions: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
 }
 
+/// One timed configuration.
+struct Config {
+    name: &'static str,
+    config: Arc<GameConfig>,
+    rates: Vec<f64>,
+    seconds: f64,
+    decisions: u64,
+}
+
+fn setup(sets: &[&str], modules: &[&str]) -> Result<Arc<GameConfig>> {
+    let mut s = Setup::new(2);
+    s.sets = sets.iter().map(|x| x.to_string()).collect();
+    for m in modules {
+        s.rules.set(&format!("modules.{m}"), "true")?;
+    }
+    Ok(s.prepare()?)
+}
+
+fn configs(expansions: bool) -> Result<Vec<Config>> {
+    let pd = ["dragon", "fairy", "princess", "portal"];
+    let all = ["abbey", "mayor", "wagon", "barn", "dragon", "fairy", "princess", "portal", "crop_circles"];
+    let mut list = vec![("base", setup(&["base"], &[])?)];
+    if expansions {
+        list.push(("base + princess & dragon", setup(&["base", "pd"], &pd)?));
+        list.push(("base + crop circles", setup(&["base", "cc"], &["crop_circles"])?));
+        list.push(("everything implemented", setup(&["base", "am", "pd", "cc"], &all)?));
+    }
+    Ok(list
+        .into_iter()
+        .map(|(name, config)| Config { name, config, rates: Vec::new(), seconds: 0.0, decisions: 0 })
+        .collect())
+}
+
 pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
     let mut out = String::new();
     anyhow::ensure!(a.games > 0, "--games must be at least 1");
-    let config = Setup::new(2).prepare()?;
+    anyhow::ensure!(a.rounds > 0 && a.rounds <= a.games, "--rounds must be between 1 and --games");
+    let mut configs = configs(a.expansions)?;
     // The players' choices need speed, not a portable stream: the fast small generator.
     let mut rng = SmallRng::seed_from_u64(1);
     let mut buf = Vec::with_capacity(256);
     // Warm up.
-    for s in 0..200 {
-        let mut g = Game::from_config(config.clone(), s);
-        g.play_random(&mut rng, &mut buf);
+    for c in &configs {
+        for s in 0..200 {
+            let mut g = Game::from_config(c.config.clone(), s);
+            g.play_random(&mut rng, &mut buf);
+        }
     }
-    anyhow::ensure!(a.rounds > 0 && a.rounds <= a.games, "--rounds must be between 1 and --games");
     let per_round = a.games / a.rounds;
     let mut total = 0i64;
-    let mut g = Game::from_config(config.clone(), 0);
-    let mut rates = Vec::new();
-    let mut secs = 0.0;
-    let mut seed = 0;
     for _ in 0..a.rounds {
-        let start = Instant::now();
-        for _ in 0..per_round {
-            g.restart(seed);
-            seed += 1;
-            g.play_random(&mut rng, &mut buf);
-            total += g.scores().iter().map(|&x| x as i64).sum::<i64>();
+        for c in &mut configs {
+            let mut g = Game::from_config(c.config.clone(), 0);
+            let mut seed = c.rates.len() as u64 * per_round;
+            let start = Instant::now();
+            for _ in 0..per_round {
+                g.restart(seed);
+                seed += 1;
+                while let Some(act) = g.random_action(&mut rng, &mut buf) {
+                    g.apply_unchecked(act);
+                    c.decisions += 1;
+                }
+                total += g.scores().iter().map(|&x| x as i64).sum::<i64>();
+            }
+            let t = start.elapsed().as_secs_f64();
+            c.seconds += t;
+            c.rates.push(per_round as f64 / t);
         }
-        let t = start.elapsed().as_secs_f64();
-        secs += t;
-        rates.push(per_round as f64 / t);
     }
     black_box(total);
-    rates.sort_by(f64::total_cmp);
-    let best = rates[rates.len() - 1];
-    let median = rates[rates.len() / 2];
 
-    // A mid-game state: 35 tiles placed.
-    let mut mid = Game::from_config(config.clone(), 12345);
+    // A mid-game state of the base game: 35 tiles placed.
+    let mut mid = Game::from_config(configs[0].config.clone(), 12345);
     while mid.board().tiles().len() < 36 {
         let act = mid.random_action(&mut rng, &mut buf).expect("the game is not over");
         mid.apply_unchecked(act);
@@ -74,25 +116,43 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
     }
     let clone_ns = t.elapsed().as_nanos() as f64 / clones as f64;
     let bytes = mid.state_bytes();
+    let games = per_round * a.rounds;
+    let figures = |c: &Config| {
+        let mut r = c.rates.clone();
+        r.sort_by(f64::total_cmp);
+        (r[r.len() - 1], r[r.len() / 2], c.decisions as f64 / games as f64)
+    };
     if a.json {
+        let rows: Vec<serde_json::Value> = configs
+            .iter()
+            .map(|c| {
+                let (best, median, decisions) = figures(c);
+                serde_json::json!({
+                    "configuration": c.name, "games": games, "rounds": a.rounds, "seconds": c.seconds,
+                    "games_per_second_best_round": best, "games_per_second_median_round": median,
+                    "decisions_per_game": decisions,
+                })
+            })
+            .collect();
         outln!(
             out,
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
-                "games": per_round * a.rounds, "rounds": a.rounds, "seconds": secs,
-                "games_per_second_best_round": best, "games_per_second_median_round": median,
-                "mid_game_state_bytes": bytes, "clone_ns": clone_ns,
+                "configurations": rows, "mid_game_state_bytes": bytes, "clone_ns": clone_ns,
             }))?
         );
     } else {
-        outln!(
-            out,
-            "random 2-player base games (farmers included), 1 thread: {best:.0} games/s in the best of {} rounds, \
-             {median:.0} in the median round ({} games in {secs:.2} s)",
-            a.rounds,
-            per_round * a.rounds
-        );
-        outln!(out, "mid-game state (35 tiles placed): {bytes} bytes; clone: {clone_ns:.0} ns");
+        outln!(out, "random 2-player games, 1 thread, {games} games per configuration in {} rounds:", a.rounds);
+        for c in &configs {
+            let (best, median, decisions) = figures(c);
+            outln!(
+                out,
+                "  {:<26} {best:>8.0} games/s best round, {median:>8.0} median ({decisions:.0} decisions/game, {:.2} s)",
+                c.name,
+                c.seconds
+            );
+        }
+        outln!(out, "mid-game base state (35 tiles placed): {bytes} bytes; clone: {clone_ns:.0} ns");
     }
     Ok(out)
 }

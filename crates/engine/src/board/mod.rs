@@ -698,6 +698,14 @@ impl Board {
         (n.meeples, n.barns)
     }
 
+    /// Whether the feature of `s` is incomplete and holds neither meeple nor barn, with one walk to its root (what
+    /// the portal and a wagon's move need).
+    #[inline]
+    pub fn is_free_and_open(&self, s: SegmentId) -> bool {
+        let n = &self.nodes[self.root(s).0 as usize];
+        n.meeples == 0 && n.barns == 0 && !n.complete
+    }
+
     /// Pennants in the city of `s` (SPEC MAYOR-03).
     #[inline]
     pub fn pennants_of(&self, s: SegmentId) -> u8 {

@@ -19,19 +19,16 @@ impl Game {
         if !self.fairy_on() {
             return;
         }
-        let mine = self.meeples.iter().filter(|m| m.player == self.active);
-        match self.config.rules.fairy_placement {
-            FairyPlacement::NextToMeeple => {
-                let mut refs: Vec<MeepleRef> = mine.map(|m| m.reference()).collect();
-                refs.sort_unstable();
-                refs.dedup();
-                out.extend(refs.into_iter().map(Action::MoveFairy));
-            }
-            FairyPlacement::OnTile => {
-                let mut spaces: Vec<Space> = mine.map(|m| self.space_of(m.segment)).collect();
-                spaces.sort_unstable_by_key(|s| (s.y, s.x));
-                spaces.dedup();
-                out.extend(spaces.into_iter().map(Action::MoveFairyTo));
+        // In the order the meeples were deployed; identical meeples once (a player has a handful of meeples, so
+        // looking back over what is already listed costs nothing and allocates nothing).
+        let start = out.len();
+        for m in self.meeples.iter().filter(|m| m.player == self.active) {
+            let a = match self.config.rules.fairy_placement {
+                FairyPlacement::NextToMeeple => Action::MoveFairy(m.reference()),
+                FairyPlacement::OnTile => Action::MoveFairyTo(self.space_of(m.segment)),
+            };
+            if !out[start..].contains(&a) {
+                out.push(a);
             }
         }
     }

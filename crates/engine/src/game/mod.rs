@@ -1366,10 +1366,9 @@ impl Game {
         let shares = self.config.rules.fairy_blocks_dragon == crate::rules::FairyBlocksDragon::No;
         if let Some(d) = self.dragon
             && !shares
+            && self.meeples.iter().any(|m| self.space_of(m.segment) == d)
         {
-            if self.meeples.iter().any(|m| self.space_of(m.segment) == d) {
-                return Err(format!("a meeple stands on the dragon's space {d}"));
-            }
+            return Err(format!("a meeple stands on the dragon's space {d}"));
         }
         for x in &self.meeples {
             if !x.kind.may_stand_on(self.board.kind(x.segment)) {

@@ -35,18 +35,33 @@ impl Game {
     }
 
     /// Every segment of an earlier tile the portal reaches, with every follower that may stand there (PORTAL-03).
-    /// One pass over the board's segments: linear in what is on the board.
+    /// One pass over the board's segments, one walk to a root each: linear in what is on the board.
     pub(super) fn portal_actions(&self, out: &mut Vec<Action>) {
         let Some(reach) = self.portal_reach() else { return };
         let supply = self.supply[self.active.index()];
+        let kinds: Vec<MeepleKind> = MeepleKind::ALL.into_iter().filter(|m| supply[m.index()] > 0).collect();
+        if kinds.is_empty() {
+            return;
+        }
+        // The segments on the dragon's space, as a range of ids per tile there.
+        let mut dragon_ranges = [(0u16, 0u16); 2];
+        if let Some(d) = self.dragon {
+            for (slot, t) in dragon_ranges.iter_mut().zip(self.board.tile_numbers_in(d)) {
+                let pt = self.board.tile(t);
+                *slot = (pt.first_segment, pt.first_segment + self.catalogue().def(pt.kind).segments.len() as u16);
+            }
+        }
         for s in 0..reach {
-            let seg = SegmentId(s);
-            if self.portal_block(seg).is_some() {
+            if dragon_ranges.iter().any(|&(a, b)| (a..b).contains(&s)) {
                 continue;
             }
+            let seg = SegmentId(s);
             let kind = self.board.kind(seg);
-            for m in MeepleKind::ALL {
-                if supply[m.index()] > 0 && m.may_stand_on(kind) {
+            if kind == SegmentKind::Crop || !self.board.is_free_and_open(seg) {
+                continue;
+            }
+            for &m in &kinds {
+                if m.may_stand_on(kind) {
                     out.push(Action::Portal { meeple: m, segment: seg });
                 }
             }
