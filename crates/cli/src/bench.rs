@@ -85,11 +85,10 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
     for _ in 0..a.rounds {
         for c in &mut configs {
             let mut g = Game::from_config(c.config.clone(), 0);
-            let mut seed = c.rates.len() as u64 * per_round;
+            let first = c.rates.len() as u64 * per_round;
             let start = Instant::now();
-            for _ in 0..per_round {
+            for seed in first..first + per_round {
                 g.restart(seed);
-                seed += 1;
                 while let Some(act) = g.random_action(&mut rng, &mut buf) {
                     g.apply_unchecked(act);
                     c.decisions += 1;

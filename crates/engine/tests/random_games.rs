@@ -227,7 +227,7 @@ fn princess_dragon(players: u8, seed: u64, with_am: bool) -> Setup {
 
 /// Every P&D option (VAR-06..09, VAR-11, VAR-12) takes each of its values across the seeds.
 fn vary_pd_options(s: &mut Setup, seed: u64) {
-    let pick = |k: u64, a: &'static str, b: &'static str| if (seed / k) % 2 == 0 { a } else { b };
+    let pick = |k: u64, a: &'static str, b: &'static str| if (seed / k).is_multiple_of(2) { a } else { b };
     s.rules.set("dragon.move_timing", pick(1, "before_scoring", "after_scoring")).unwrap();
     s.rules.set("princess.removal", pick(2, "optional", "mandatory")).unwrap();
     s.rules.set("fairy.placement", pick(3, "next_to_meeple", "on_tile")).unwrap();
@@ -284,9 +284,9 @@ fn each_princess_and_dragon_module_alone() {
 /// Both readings of VAR-13 and VAR-14 across the seeds.
 fn vary_crop_options(s: &mut Setup, seed: u64) {
     s.rules
-        .set("crop.add_scope", if seed % 2 == 0 { "same_tile_same_segment" } else { "any_tile_of_feature" })
+        .set("crop.add_scope", if seed.is_multiple_of(2) { "same_tile_same_segment" } else { "any_tile_of_feature" })
         .unwrap();
-    s.rules.set("crop.action_a_mandatory", if (seed / 2) % 2 == 0 { "false" } else { "true" }).unwrap();
+    s.rules.set("crop.action_a_mandatory", if (seed / 2).is_multiple_of(2) { "false" } else { "true" }).unwrap();
 }
 
 #[test]
