@@ -68,8 +68,9 @@ impl Game {
                     }
                     self.active = self.next_player(self.active);
                     self.turn += 1;
+                    // A turn, even one that can only pass: the fairy's point comes first (TURN-01, D-37).
+                    self.fairy_turn_point();
                     if self.can_place_abbey(self.active) {
-                        self.fairy_turn_point();
                         self.steps.push(Step::Phase1);
                         return true;
                     }
@@ -87,8 +88,11 @@ impl Game {
                     left -= 1;
                     self.active = self.next_player(self.active);
                     self.turn += 1;
-                    if self.can_place_abbey(self.active) {
+                    // Only the players still holding an abbey take part in the final round (VAR-04, D-37).
+                    if self.abbeys_left[self.active.index()] > 0 {
                         self.fairy_turn_point();
+                    }
+                    if self.can_place_abbey(self.active) {
                         self.final_round = Some(left);
                         self.steps.push(Step::Phase1);
                         return true;

@@ -421,7 +421,9 @@ pub enum IllegalReason {
     #[error("a knight must be removed (princess.removal=mandatory)")]
     RemovalRequired,
     /// The fairy goes next to one of the mover's own meeples (FAIRY-02, VAR-08).
-    #[error("the fairy can only go next to one of your own meeples")]
+    #[error(
+        "the fairy can only go next to one of your own meeples (with fairy.placement=on_tile: onto a space holding one)"
+    )]
     FairyTarget,
     /// Not a legal answer to the crop-circle action (CROP-06..09).
     #[error("crop circle: {0}")]
