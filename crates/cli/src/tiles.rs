@@ -35,6 +35,11 @@ fn print_set(out: &mut String, set: &TileSet) {
         set.tiles.len(),
         set.start.as_ref().map(|s| format!("; start tile {s}")).unwrap_or_default()
     );
+    if let Some(n) = &set.notice {
+        for line in n.lines() {
+            outln!(out, "  NOTE: {line}");
+        }
+    }
     outln!(
         out,
         "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}",
@@ -74,6 +79,7 @@ fn set_json(set: &TileSet) -> serde_json::Value {
         "set": set.id,
         "name": set.name,
         "start": set.start,
+        "notice": set.notice,
         "tiles_total": set.tile_count(),
         "kinds": set.tiles.len(),
         "tiles": set.tiles.iter().map(|t| json!({

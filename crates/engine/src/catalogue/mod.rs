@@ -124,6 +124,8 @@ pub enum Symbol {
     Portal,
     /// A crop circle of the given type (SPEC CROP-01).
     CropCircle(CropType),
+    /// The Halflings' triangular crop circle: the active player names the role as well (SPEC HALF-20).
+    CropAnyRole,
     /// A vineyard (Halflings, HALF-17).
     Vineyard,
     /// A hill (HALF-18).
@@ -142,6 +144,7 @@ impl Symbol {
             Symbol::CropCircle(CropType::Pitchfork) => "crop:pitchfork",
             Symbol::CropCircle(CropType::Club) => "crop:club",
             Symbol::CropCircle(CropType::Shield) => "crop:shield",
+            Symbol::CropAnyRole => "crop",
             Symbol::Vineyard => "vineyard",
             Symbol::Hill => "hill",
             Symbol::Sheep => "sheep",
@@ -271,6 +274,8 @@ struct SetFile {
     #[serde(default)]
     start: Option<String>,
     #[serde(default)]
+    notice: Option<String>,
+    #[serde(default)]
     tile: Vec<TileEntry>,
 }
 
@@ -283,6 +288,8 @@ pub struct TileSet {
     pub name: String,
     /// The full id of the kind one of whose copies is the start tile.
     pub start: Option<String>,
+    /// A notice shown wherever the set is listed (the Halflings set says it is provisional).
+    pub notice: Option<String>,
     /// The tile kinds.
     pub tiles: Vec<TileDef>,
 }
@@ -295,7 +302,9 @@ impl TileSet {
     pub fn from_toml(text: &str, origin: &str) -> Result<TileSet, CatalogueError> {
         let file: SetFile = toml::from_str(text)
             .map_err(|e| CatalogueError::Syntax { origin: origin.to_string(), message: e.to_string() })?;
-        TileSet::from_entries(&file.set, &file.name, file.start.as_deref(), &file.tile, origin)
+        let mut set = TileSet::from_entries(&file.set, &file.name, file.start.as_deref(), &file.tile, origin)?;
+        set.notice = file.notice;
+        Ok(set)
     }
 
     /// Validate a list of entries as a set.
@@ -344,7 +353,7 @@ impl TileSet {
                 Some(full)
             }
         };
-        Ok(TileSet { id: set.into(), name: name.into(), start, tiles })
+        Ok(TileSet { id: set.into(), name: name.into(), start, notice: None, tiles })
     }
 
     /// Number of tiles (copies) in the set.

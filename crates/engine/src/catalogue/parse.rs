@@ -153,13 +153,14 @@ fn parse_symbol(s: &str) -> Result<Symbol, String> {
         "crop:pitchfork" => Symbol::CropCircle(CropType::Pitchfork),
         "crop:club" => Symbol::CropCircle(CropType::Club),
         "crop:shield" => Symbol::CropCircle(CropType::Shield),
+        "crop" => Symbol::CropAnyRole,
         "vineyard" => Symbol::Vineyard,
         "hill" => Symbol::Hill,
         "sheep" => Symbol::Sheep,
         other => {
             return Err(format!(
-                "unknown symbol `{other}` (dragon, volcano, portal, crop:pitchfork, crop:club, crop:shield, vineyard, \
-                 hill, sheep)"
+                "unknown symbol `{other}` (dragon, volcano, portal, crop:pitchfork, crop:club, crop:shield, crop, \
+                 vineyard, hill, sheep)"
             ));
         }
     })
