@@ -26,12 +26,16 @@ fn pending_text(g: &Game) -> String {
         (Actor::Player(p), DecisionKind::Princess) => format!("{p} to remove a knight with the princess"),
         (Actor::Player(p), DecisionKind::MoveDragon { step }) => format!("{p} to choose dragon step {step} of 6"),
         (Actor::Player(p), DecisionKind::CropChoice) => format!("{p} to choose crop-circle action A or B"),
-        (Actor::Player(p), DecisionKind::CropAnswer { action: carcassonne::action::CropAction::A }) => {
+        (Actor::Player(p), DecisionKind::CropAnswer { action: Some(carcassonne::action::CropAction::A) }) => {
             format!("{p} to add a meeple next to one of theirs (crop circle A), or pass")
         }
-        (Actor::Player(p), DecisionKind::CropAnswer { action: carcassonne::action::CropAction::B }) => {
+        (Actor::Player(p), DecisionKind::CropAnswer { action: Some(carcassonne::action::CropAction::B) }) => {
             format!("{p} to return one of their meeples (crop circle B)")
         }
+        (Actor::Player(p), DecisionKind::CropAnswer { action: None }) => {
+            format!("{p} to add a meeple next to one of theirs, or return one (triangular crop circle)")
+        }
+        (Actor::Player(p), DecisionKind::Draft) => format!("{p} to pick a triangle"),
         (a, k) => format!("{a:?} {k:?}"),
     }
 }
@@ -42,6 +46,9 @@ fn event_text(g: &Game, action: usize, e: &Event) -> String {
             format!("#{action:<4} {player} discards {} (no legal place)", g.catalogue().def(*tile).id)
         }
         Event::GameEnded => format!("#{action:<4} game ends; final scoring"),
+        Event::UnderHill { tile } => {
+            format!("#{action:<4} {} goes under the hill, out of play", g.catalogue().def(*tile).id)
+        }
         Event::SetAside { player, tile } => {
             format!("#{action:<4} {player} sets {} aside (the dragon is not in play yet)", g.catalogue().def(*tile).id)
         }

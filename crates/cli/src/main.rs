@@ -83,9 +83,9 @@ pub(crate) struct SetupArgs {
     /// Number of players (2 to 6).
     #[arg(long, default_value_t = 2)]
     players: u8,
-    /// Tile sets in play, comma-separated (base, am, pd, cc). With `am`, the abbey, mayor, wagon and barn modules
-    /// are switched on, with `pd` the dragon, fairy, princess and portal, with `cc` the crop circles, unless a
-    /// --rule modules.… says otherwise.
+    /// Tile sets in play, comma-separated (base, am, pd, cc, half). With `am`, the abbey, mayor, wagon and barn
+    /// modules are switched on, with `pd` the dragon, fairy, princess and portal, with `cc` the crop circles, with
+    /// `half` the Halflings (provisional triangles), unless a --rule modules.… says otherwise.
     #[arg(long, value_delimiter = ',', default_value = "base")]
     sets: Vec<String>,
     /// A rule option, KEY=VALUE (repeatable), e.g. --rule base.tiny_city_points=two. See `carc rules`.
@@ -110,6 +110,9 @@ impl SetupArgs {
             }
             if has("cc") {
                 on.push("crop_circles");
+            }
+            if has("half") {
+                on.push("halflings");
             }
             for m in on {
                 s.rules.set(&format!("modules.{m}"), "true")?;

@@ -4,6 +4,8 @@
 //! |---|---|---|
 //! | [`Action::Draw`] | `draw base/U` | the chance step: this tile comes off the stack |
 //! | [`Action::Place`] | `place base/U 1,0 r90` | put the drawn tile on space (1,0), turned 90° clockwise |
+//! | [`Action::PlaceTriangle`] | `place half/I3 1,0 SW` | place a held triangle with its right angle at that corner of the space |
+//! | [`Action::Pick`] | `pick half/I3` | take that triangle in the draft |
 //! | [`Action::Deploy`] | `meeple road@E` | put a meeple on the segment of the tile just placed that touches the east side's centre |
 //! | [`Action::PlaceBarn`] | `barn NE` | the barn on that corner of the tile just placed |
 //! | [`Action::MoveWagon`] | `wagon 1,0 road@W` | a scored wagon moves to that segment of the tile on (1,0) |
@@ -13,6 +15,7 @@
 //! | [`Action::MoveFairyTo`] | `fairy 0,1` | the fairy goes onto that space (VAR-08 `on_tile`) |
 //! | [`Action::MoveDragon`] | `dragon N` | the dragon steps one space north |
 //! | [`Action::ChooseCrop`] | `crop A` | the crop-circle action for everyone |
+//! | [`Action::ChooseCropRole`] | `crop knight A` | after the triangular crop circle: role and action (`crop knight` under VAR-15 `english`) |
 //! | [`Action::CropAdd`] | `add meeple 0,1 city@N` | crop action A: a meeple onto that segment |
 //! | [`Action::CropRemove`] | `remove P2 meeple 0,1 city@N` | crop action B: that meeple goes home |
 //! | [`Action::Pass`] | `pass` | deploy nothing, decline a wagon move, a princess removal or crop action A |
@@ -138,6 +141,17 @@ pub enum Action {
         /// Turned how far clockwise.
         rotation: Rotation,
     },
+    /// Place one of the player's triangles instead of drawing (SPEC HALF-04, HALF-05).
+    PlaceTriangle {
+        /// The triangle's kind.
+        tile: TileKind,
+        /// Where.
+        space: Space,
+        /// Its right-angle corner.
+        corner: crate::geom::Corner,
+    },
+    /// Take this triangle in the Halflings draft (VAR-20 `draft`).
+    Pick(TileKind),
     /// Deploy a meeple on a segment (by its number on the tile placed this turn).
     Deploy {
         /// Which kind of follower.
@@ -172,6 +186,9 @@ pub enum Action {
     MoveDragon(crate::geom::Side),
     /// The active player names the crop-circle action for everyone (SPEC CROP-04).
     ChooseCrop(CropAction),
+    /// After the triangular crop circle, the active player names the role and (HALF-20) the action, or under VAR-15
+    /// `english` only the role (each player then chooses).
+    ChooseCropRole(crate::catalogue::CropType, Option<CropAction>),
     /// Crop action A: a meeple from the supply onto this segment, next to one of the player's meeples of the role
     /// (SPEC CROP-06, VAR-13).
     CropAdd {

@@ -15,6 +15,7 @@ pub fn pending_json(g: &Game) -> Value {
     };
     let (kind, tile) = match d.kind {
         DecisionKind::Phase1 => ("phase1", Value::Null),
+        DecisionKind::Draft => ("draft", Value::Null),
         DecisionKind::MoveWagon => ("move_wagon", Value::Null),
         DecisionKind::Draw => ("draw", Value::Null),
         DecisionKind::PlaceTile { tile } => ("place_tile", json!(g.catalogue().def(tile).id)),
@@ -29,7 +30,7 @@ pub fn pending_json(g: &Game) -> Value {
     let mut v = json!({ "actor": actor, "player": player, "kind": kind, "tile": tile });
     match d.kind {
         DecisionKind::MoveDragon { step } => v["step"] = json!(step),
-        DecisionKind::CropAnswer { action } => v["crop"] = json!(action.letter().to_string()),
+        DecisionKind::CropAnswer { action } => v["crop"] = json!(action.map(|a| a.letter().to_string())),
         _ => {}
     }
     v
@@ -42,6 +43,9 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
             "action": action, "type": "discarded", "player": player.0, "tile": g.catalogue().def(*tile).id,
         }),
         Event::GameEnded => json!({ "action": action, "type": "game_ended" }),
+        Event::UnderHill { tile } => json!({
+            "action": action, "type": "under_hill", "tile": g.catalogue().def(*tile).id,
+        }),
         Event::SetAside { player, tile } => json!({
             "action": action, "type": "set_aside", "player": player.0, "tile": g.catalogue().def(*tile).id,
         }),

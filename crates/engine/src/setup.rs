@@ -17,7 +17,7 @@ use crate::rules::Rules;
 
 /// The modules this build implements. Asking for another is a setup error, never a silent no-op.
 const IMPLEMENTED_MODULES: &[&str] =
-    &["abbey", "mayor", "wagon", "barn", "dragon", "fairy", "princess", "portal", "crop_circles"];
+    &["abbey", "mayor", "wagon", "barn", "dragon", "fairy", "princess", "portal", "crop_circles", "halflings"];
 
 /// Everything needed to start a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +44,9 @@ pub struct Setup {
     /// The start tile (default: the first set's start tile, `base/D`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_tile: Option<String>,
+    /// Forced Halflings hands, one list of triangle ids per player in seat order (instead of the deal or the draft).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hands: Option<Vec<Vec<String>>>,
 }
 
 fn default_sets() -> Vec<String> {
@@ -114,6 +117,12 @@ pub enum SetupError {
         /// The set that has them.
         set: &'static str,
     },
+    /// Forced hands given without the Halflings module.
+    #[error("`hands` needs modules.halflings")]
+    HandsWithoutHalflings,
+    /// Forced hands that do not fit the game.
+    #[error("hands: {0}")]
+    Hands(String),
     /// More tiles than a board can number.
     #[error("{0} tiles: a game holds at most 250 tiles")]
     TooManyTiles(usize),
@@ -160,6 +169,10 @@ pub struct GameConfig {
     pub forced: bool,
     /// The abbey tile kind, when the abbey module is on (ABBEY-01).
     pub abbey: Option<TileKind>,
+    /// The triangles handed out with the Halflings module (HALF-03, VAR-17), one entry per copy, before the deal.
+    pub triangles: Vec<TileKind>,
+    /// Forced hands (`Setup::hands`), resolved.
+    pub hands: Option<Vec<Vec<TileKind>>>,
 }
 
 impl Setup {
@@ -173,6 +186,7 @@ impl Setup {
             draw_order: None,
             custom_tiles: vec![],
             start_tile: None,
+            hands: None,
         }
     }
 
@@ -252,8 +266,9 @@ impl Setup {
                 return Err(SetupError::ModuleWithoutTiles { module, symbol, set });
             }
         }
-        if stack.len() + 1 + 6 > 250 {
-            return Err(SetupError::TooManyTiles(stack.len() + 1));
+        let (triangles, hands) = self.triangles(&catalogue)?;
+        if stack.len() + 1 + 6 + triangles.len() > 250 {
+            return Err(SetupError::TooManyTiles(stack.len() + 1 + triangles.len()));
         }
         let abbey = if self.rules.modules.abbey {
             let k = catalogue
@@ -273,7 +288,55 @@ impl Setup {
             start,
             stack,
             forced,
+            triangles,
+            hands,
         }))
+    }
+
+    /// The triangles of the Halflings module: every triangle copy of the sets in play, without the symbol triangles
+    /// unless VAR-17 says so (HALF-03); and the forced hands, if any.
+    #[allow(clippy::type_complexity)]
+    fn triangles(&self, catalogue: &Catalogue) -> Result<(Vec<TileKind>, Option<Vec<Vec<TileKind>>>), SetupError> {
+        let on = self.rules.modules.halflings;
+        let is_triangle = |k: TileKind| catalogue.def(k).shape == Shape::Triangle;
+        if !on {
+            if self.hands.is_some() {
+                return Err(SetupError::HandsWithoutHalflings);
+            }
+            return Ok((Vec::new(), None));
+        }
+        let mut pool = Vec::new();
+        for k in catalogue.kinds().filter(|&k| is_triangle(k)) {
+            let d = catalogue.def(k);
+            if !d.symbols.is_empty() && !self.rules.halflings_include_symbol_tiles {
+                continue;
+            }
+            pool.extend(std::iter::repeat_n(k, d.count as usize));
+        }
+        if !catalogue.kinds().any(is_triangle) {
+            return Err(SetupError::ModuleWithoutTiles { module: "halflings", symbol: "triangles", set: "half" });
+        }
+        let hands = match &self.hands {
+            None => None,
+            Some(h) => {
+                if h.len() != self.players as usize {
+                    return Err(SetupError::Hands(format!("{} hands for {} players", h.len(), self.players)));
+                }
+                let mut out = Vec::new();
+                for (p, hand) in h.iter().enumerate() {
+                    let mut v = Vec::new();
+                    for id in hand {
+                        let k = catalogue.by_id(id).filter(|&k| is_triangle(k)).ok_or_else(|| {
+                            SetupError::Hands(format!("P{}: `{id}` is not a triangle of the sets in play", p + 1))
+                        })?;
+                        v.push(k);
+                    }
+                    out.push(v);
+                }
+                Some(out)
+            }
+        };
+        Ok((pool, hands))
     }
 }
 

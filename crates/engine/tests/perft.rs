@@ -13,7 +13,8 @@
 
 use std::collections::BTreeSet;
 
-use carcassonne::action::MeepleRef;
+use carcassonne::action::{CropAction, MeepleRef};
+use carcassonne::catalogue::{CropType, Shape};
 use carcassonne::perft::{perft, resolve_chance};
 use carcassonne::{
     Action, Corner, DecisionKind, Game, MeepleKind, Placement, Player, Rotation, SegmentId, Setup, Side, Space,
@@ -88,7 +89,15 @@ fn reference_actions(g: &Game) -> BTreeSet<String> {
             }
         }
         DecisionKind::CropChoice => {
-            out.extend(["crop A".to_string(), "crop B".to_string()]);
+            let plain = [CropAction::A, CropAction::B].map(Action::ChooseCrop);
+            let roles = CropType::ALL.into_iter().flat_map(|r| {
+                [None, Some(CropAction::A), Some(CropAction::B)].map(move |a| Action::ChooseCropRole(r, a))
+            });
+            for a in plain.into_iter().chain(roles) {
+                if g.is_legal(a) {
+                    out.insert(g.action_text(a));
+                }
+            }
         }
         DecisionKind::CropAnswer { .. } => {
             // Every follower onto every segment, every meeple reference, and pass.
@@ -109,8 +118,10 @@ fn reference_actions(g: &Game) -> BTreeSet<String> {
             }
         }
         DecisionKind::Phase1 => {
-            // Every space around the board, tried as an abbey spot.
-            let abbey = g.catalogue().kinds().find(|&k| g.catalogue().def(k).id == "am/abbey").unwrap();
+            // Every space around the board, tried as an abbey spot and for every triangle kind at every corner.
+            let abbey = g.catalogue().kinds().find(|&k| g.catalogue().def(k).id == "am/abbey");
+            let triangles: Vec<_> =
+                g.catalogue().kinds().filter(|&k| g.catalogue().def(k).shape == Shape::Triangle).collect();
             let tiles = g.board().tiles();
             let xs = tiles.iter().map(|t| t.space.x);
             let ys = tiles.iter().map(|t| t.space.y);
@@ -118,13 +129,26 @@ fn reference_actions(g: &Game) -> BTreeSet<String> {
             let (y0, y1) = (ys.clone().min().unwrap(), ys.max().unwrap());
             for x in x0 - 1..=x1 + 1 {
                 for y in y0 - 1..=y1 + 1 {
-                    let a = Action::Place { tile: abbey, space: Space::new(x, y), rotation: Rotation::R0 };
-                    if g.is_legal(a) {
-                        out.insert(g.action_text(a));
+                    let space = Space::new(x, y);
+                    let abbeys = abbey.map(|tile| Action::Place { tile, space, rotation: Rotation::R0 });
+                    let tris = triangles
+                        .iter()
+                        .flat_map(|&tile| Corner::ALL.map(|corner| Action::PlaceTriangle { tile, space, corner }));
+                    for a in abbeys.into_iter().chain(tris) {
+                        if g.is_legal(a) {
+                            out.insert(g.action_text(a));
+                        }
                     }
                 }
             }
             out.insert("pass".into());
+        }
+        DecisionKind::Draft => {
+            for k in g.catalogue().kinds() {
+                if g.is_legal(Action::Pick(k)) {
+                    out.insert(g.action_text(Action::Pick(k)));
+                }
+            }
         }
         DecisionKind::MoveWagon => {
             for i in 0..g.board().segment_count() {

@@ -83,7 +83,7 @@ pub enum Shape {
 }
 
 /// The three crop-circle types (SPEC CROP-01).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CropType {
     /// Farmers.
     Pitchfork,
@@ -102,6 +102,23 @@ impl CropType {
             CropType::Club => SegmentKind::Road,
             CropType::Shield => SegmentKind::City,
         }
+    }
+
+    /// Every type, in the order the roles are named.
+    pub const ALL: [CropType; 3] = [CropType::Shield, CropType::Club, CropType::Pitchfork];
+
+    /// The role's name, as the triangular crop circle's choice is written (`knight`, `highwayman`, `farmer`).
+    pub const fn role_name(self) -> &'static str {
+        match self {
+            CropType::Shield => "knight",
+            CropType::Club => "highwayman",
+            CropType::Pitchfork => "farmer",
+        }
+    }
+
+    /// The type whose role has this name.
+    pub fn from_role_name(s: &str) -> Option<CropType> {
+        CropType::ALL.into_iter().find(|t| t.role_name() == s)
     }
 
     /// The crop type on a tile, if it shows a crop circle.
@@ -363,15 +380,18 @@ impl TileSet {
 }
 
 /// The embedded sets: `(id, file name, text)`.
-const BUILTIN: [(&str, &str, &str); 4] = [
+const BUILTIN: [(&str, &str, &str); 5] = [
     ("base", "base.toml", include_str!("../../tiles/base.toml")),
     ("pd", "pd.toml", include_str!("../../tiles/pd.toml")),
     ("cc", "cc.toml", include_str!("../../tiles/cc.toml")),
     ("am", "am.toml", include_str!("../../tiles/am.toml")),
+    ("half", "half.toml", include_str!("../../tiles/half.toml")),
 ];
 
 /// Long names accepted for the built-in sets.
-const ALIASES: [(&str, &str); 8] = [
+const ALIASES: [(&str, &str); 10] = [
+    ("halflings", "half"),
+    ("halb-so-wild", "half"),
     ("princess-dragon", "pd"),
     ("princess-and-dragon", "pd"),
     ("crop-circles", "cc"),

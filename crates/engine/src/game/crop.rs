@@ -1,26 +1,84 @@
 //! Crop circles (SPEC CROP-01..10, VAR-13, VAR-14): after a crop-circle tile's turn, the active player names action
 //! A or B; then every player, starting on the active player's left and ending with the active player, adds a meeple
 //! next to one of theirs of the circle's role (A, optional unless VAR-14) or returns one such meeple (B).
+//!
+//! The Halflings' triangular crop circle (HALF-20, VAR-15) runs through the same steps: the active player names the
+//! role too; A is optional and B compulsory whatever VAR-14 says, and additions stay on the same segment; under
+//! VAR-15 `english` the active player names only the role and each player answers with an addition or a removal of
+//! their own choosing (an addition is then compulsory, so there is no pass).
 
 use super::{Game, IllegalReason, ReturnCause, Step};
 use crate::action::{Action, CropAction, MeepleKind, Player};
 use crate::board::SegmentId;
 use crate::catalogue::{CropType, SegmentKind};
-use crate::rules::CropAddScope;
+use crate::rules::{CropAddScope, HalflingsCropMode};
+
+/// The crop circle on this turn's tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CropCircle {
+    /// A crop-circle land tile: its symbol fixes the role (CROP-01).
+    Fixed(CropType),
+    /// The Halflings' triangle: the active player names the role (HALF-20).
+    AnyRole,
+}
 
 impl Game {
-    /// The crop type of the tile placed this turn, with the module on.
-    pub(super) fn crop_type(&self) -> Option<CropType> {
-        if !self.config.rules.modules.crop_circles {
+    /// The crop circle of the tile placed this turn, with its module on (crop circles, or Halflings for the
+    /// triangle).
+    pub(super) fn crop_circle(&self) -> Option<CropCircle> {
+        let m = self.config.rules.modules;
+        let def = self.catalogue().def(self.board.tile(self.placed? as usize).kind);
+        if m.halflings && def.has_symbol(crate::catalogue::Symbol::CropAnyRole) {
+            return Some(CropCircle::AnyRole);
+        }
+        if !m.crop_circles {
             return None;
         }
-        let pt = self.board.tile(self.placed? as usize);
-        CropType::of(self.catalogue().def(pt.kind))
+        CropType::of(def).map(CropCircle::Fixed)
     }
 
-    /// The role of this turn's circle (CROP-05).
+    /// The kind of feature whose meeples this turn's circle concerns (CROP-05).
     fn crop_role(&self) -> SegmentKind {
-        self.crop_type().expect("a crop-circle phase follows a crop-circle tile").role()
+        self.crop_role.expect("answers follow the choice").role()
+    }
+
+    /// Whether this turn's circle is the triangle (HALF-20), whose answers ignore VAR-13 and VAR-14.
+    fn crop_on_triangle(&self) -> bool {
+        self.crop_circle() == Some(CropCircle::AnyRole)
+    }
+
+    /// The active player's choices: A or B, or for the triangle the role with A or B (or, VAR-15 `english`, the role
+    /// alone).
+    pub(super) fn crop_choices(&self, out: &mut Vec<Action>) {
+        match self.crop_circle() {
+            Some(CropCircle::Fixed(_)) => {
+                out.extend([Action::ChooseCrop(CropAction::A), Action::ChooseCrop(CropAction::B)]);
+            }
+            Some(CropCircle::AnyRole) => {
+                for role in CropType::ALL {
+                    match self.config.rules.halflings_crop_mode {
+                        HalflingsCropMode::German => out.extend([
+                            Action::ChooseCropRole(role, Some(CropAction::A)),
+                            Action::ChooseCropRole(role, Some(CropAction::B)),
+                        ]),
+                        HalflingsCropMode::English => out.push(Action::ChooseCropRole(role, None)),
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
+    pub(super) fn check_crop_choice(&self, a: Action) -> Result<(), IllegalReason> {
+        let mut v = Vec::new();
+        self.crop_choices(&mut v);
+        if v.contains(&a) {
+            Ok(())
+        } else {
+            Err(IllegalReason::CropAnswer(
+                "name what this crop circle allows (`crop A`, or `crop knight A` after the triangle)",
+            ))
+        }
     }
 
     /// Who answers crop step `k` (1..=n): the player `k` seats to the active player's left; `k = n` is the active
@@ -32,7 +90,18 @@ impl Game {
     /// The answers player `p` may give under `action` (without `pass`): under A every follower in their supply that
     /// may stand there, on the segment of each of their meeples of the role (or, VAR-13 `any_tile_of_feature`, on
     /// every segment of those features), never on the dragon's space; under B each of their meeples of the role.
-    fn crop_answers(&self, p: Player, action: CropAction, out: &mut Vec<Action>) {
+    fn crop_answers(&self, p: Player, action: Option<CropAction>, out: &mut Vec<Action>) {
+        match action {
+            Some(a) => self.crop_answers_for(p, a, out),
+            None => {
+                // VAR-15 `english`: each player picks A or B for themselves.
+                self.crop_answers_for(p, CropAction::A, out);
+                self.crop_answers_for(p, CropAction::B, out);
+            }
+        }
+    }
+
+    fn crop_answers_for(&self, p: Player, action: CropAction, out: &mut Vec<Action>) {
         let role = self.crop_role();
         let mut v: Vec<Action> = Vec::new();
         let mine = self.meeples.iter().filter(|m| m.player == p && self.board.kind(m.segment) == role);
@@ -46,7 +115,12 @@ impl Game {
                     return;
                 }
                 let mut segments: Vec<SegmentId> = Vec::new();
-                match self.config.rules.crop_add_scope {
+                let scope = if self.crop_on_triangle() {
+                    CropAddScope::SameTileSameSegment
+                } else {
+                    self.config.rules.crop_add_scope
+                };
+                match scope {
                     CropAddScope::SameTileSameSegment => segments.extend(mine.map(|m| m.segment)),
                     CropAddScope::AnyTileOfFeature => {
                         let mut roots: Vec<SegmentId> = mine.map(|m| self.board.root(m.segment)).collect();
@@ -76,9 +150,10 @@ impl Game {
     /// The pending crop answer's options, with `pass` where A is optional (VAR-14).
     pub(super) fn crop_answer_actions(&self, out: &mut Vec<Action>) {
         let Step::CropAnswer(k) = self.step() else { return };
-        let action = self.crop.expect("an answer follows the choice");
+        let action = self.crop;
         self.crop_answers(self.crop_answerer(k), action, out);
-        if action == CropAction::A && !self.config.rules.crop_action_a_mandatory && !out.is_empty() {
+        let optional = if self.crop_on_triangle() { true } else { !self.config.rules.crop_action_a_mandatory };
+        if action == Some(CropAction::A) && optional && !out.is_empty() {
             out.push(Action::Pass);
         }
     }
@@ -91,19 +166,25 @@ impl Game {
         }
         Err(match (a, self.crop) {
             (Action::Pass, _) => IllegalReason::CropAnswer("this answer is compulsory"),
-            (Action::CropAdd { .. }, Some(CropAction::A)) => {
+            (Action::CropAdd { .. }, Some(CropAction::A) | None) => {
                 IllegalReason::CropAnswer("a meeple may only join one of yours of the circle's role")
             }
-            (Action::CropRemove(_), Some(CropAction::B)) => {
+            (Action::CropRemove(_), Some(CropAction::B) | None) => {
                 IllegalReason::CropAnswer("only one of your own meeples of the circle's role can go back")
             }
             _ => IllegalReason::CropAnswer("that is not this crop action's answer"),
         })
     }
 
-    /// The active player named A or B: the answers start on their left (CROP-08).
-    pub(super) fn choose_crop(&mut self, action: CropAction) {
-        self.crop = Some(action);
+    /// The active player named the action (and for the triangle the role): the answers start on their left
+    /// (CROP-08).
+    pub(super) fn choose_crop(&mut self, role: Option<CropType>, action: Option<CropAction>) {
+        self.crop_role = match (role, self.crop_circle()) {
+            (Some(r), _) => Some(r),
+            (None, Some(CropCircle::Fixed(t))) => Some(t),
+            (None, _) => unreachable!("checked: the triangle's role is named"),
+        };
+        self.crop = action;
         *self.steps.last_mut().expect("crop choice step") = Step::CropAnswer(1);
     }
 
@@ -131,6 +212,7 @@ impl Game {
         if k as usize >= self.players() {
             self.steps.pop();
             self.crop = None;
+            self.crop_role = None;
         } else {
             *self.steps.last_mut().expect("crop answer step") = Step::CropAnswer(k + 1);
         }
@@ -140,7 +222,7 @@ impl Game {
     pub(super) fn crop_answer_possible(&self) -> bool {
         let Step::CropAnswer(k) = self.step() else { return false };
         let mut v = Vec::new();
-        self.crop_answers(self.crop_answerer(k), self.crop.expect("answers follow the choice"), &mut v);
+        self.crop_answers(self.crop_answerer(k), self.crop, &mut v);
         !v.is_empty()
     }
 }

@@ -14,7 +14,9 @@ mod abbey;
 mod barn;
 mod crop;
 mod dragon;
+mod endgame;
 mod fairy;
+mod halflings;
 mod mayor;
 mod notation;
 mod portal;
@@ -52,9 +54,11 @@ pub enum Actor {
 /// The kind of decision pending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DecisionKind {
-    /// Phase 1 choice of a player holding an abbey while a hole exists: place the abbey, or pass (to draw; once the
-    /// stack is empty, to pass the turn) (ABBEY-02, END-02).
+    /// Phase 1 choice of a player holding an abbey while a hole exists, or a placeable triangle: place it, or pass
+    /// (to draw; once the stack is empty, to pass the turn) (ABBEY-02, HALF-04, END-02).
     Phase1,
+    /// A pick in the Halflings draft (VAR-20).
+    Draft,
     /// Draw a tile (chance, TURN-02).
     Draw,
     /// Place the drawn tile (BASE-04).
@@ -79,8 +83,8 @@ pub enum DecisionKind {
     CropChoice,
     /// Phase 4: one player's answer to the crop-circle action (CROP-06..09).
     CropAnswer {
-        /// The action named.
-        action: CropAction,
+        /// The action named; `None` when each player chooses their own (VAR-15 `english`).
+        action: Option<CropAction>,
     },
     /// The game is over.
     GameOver,
@@ -120,6 +124,8 @@ pub(crate) enum Step {
     Wagon,
     /// End of turn, automatic (TURN-08).
     EndTurn,
+    /// Draft pick number `k` (0-based, VAR-20).
+    Draft(u8),
     /// Nothing more.
     GameOver,
 }
@@ -321,6 +327,11 @@ pub enum Event {
     },
     /// The game ended (END-01); final scoring follows in the same action's events.
     GameEnded,
+    /// The hill took the top tile of the stack out of play (HALF-18).
+    UnderHill {
+        /// The tile.
+        tile: TileKind,
+    },
 }
 
 /// A meeple on the board.
@@ -425,6 +436,18 @@ pub enum IllegalReason {
         "the fairy can only go next to one of your own meeples (with fairy.placement=on_tile: onto a space holding one)"
     )]
     FairyTarget,
+    /// That triangle is not face up in the draft.
+    #[error("that triangle is not in the draft")]
+    NotInDraft,
+    /// The tile named is not a triangle.
+    #[error("that tile is not a triangle")]
+    NotATriangle,
+    /// The player does not hold that triangle (HALF-03).
+    #[error("you do not hold that triangle")]
+    NotInHand,
+    /// Held triangles left play when the stack ran out (VAR-18 `end_after_last_regular_tile`).
+    #[error("triangles can no longer be placed (halflings.endgame=end_after_last_regular_tile)")]
+    TrianglesLost,
     /// Not a legal answer to the crop-circle action (CROP-06..09).
     #[error("crop circle: {0}")]
     CropAnswer(&'static str),
@@ -470,8 +493,16 @@ pub struct Game {
     set_aside: Vec<TileKind>,
     /// The fairy's space, once it is on the board (FAIRY-03); the meeple it is attached to carries the flag.
     fairy: Option<Space>,
-    /// The crop-circle action named this turn (CROP-04).
+    /// The crop-circle action named this turn (CROP-04); `None` while each player chooses (VAR-15 `english`).
     crop: Option<CropAction>,
+    /// The crop circle's role this turn (CROP-01, or named by the active player after the triangle, HALF-20).
+    crop_role: Option<crate::catalogue::CropType>,
+    /// Each player's triangles (HALF-03): private to their owner.
+    hands: [Vec<TileKind>; MAX_PLAYERS],
+    /// Triangles face up in the draft (VAR-20).
+    draft: Vec<TileKind>,
+    /// Tiles out of play: undealt triangles, tiles under a hill (HALF-18).
+    out_of_play: Vec<TileKind>,
     /// State of the generator for in-game shuffles (the reshuffle at the first volcano, VAR-09 put-backs).
     rng: u64,
     /// Wagons returned by this turn's scoring, in decision order.
@@ -512,6 +543,10 @@ impl PartialEq for Game {
             && self.fairy == o.fairy
             && self.rng == o.rng
             && self.crop == o.crop
+            && self.crop_role == o.crop_role
+            && self.hands == o.hands
+            && self.draft == o.draft
+            && self.out_of_play == o.out_of_play
             && self.wagons == o.wagons
             && self.barn_this_turn == o.barn_this_turn
             && self.passes == o.passes
@@ -559,6 +594,10 @@ impl Game {
             set_aside: Vec::new(),
             fairy: None,
             crop: None,
+            crop_role: None,
+            hands: Default::default(),
+            draft: Vec::new(),
+            out_of_play: Vec::new(),
             rng: 0,
             wagons: Vec::new(),
             barn_this_turn: None,
@@ -611,6 +650,8 @@ impl Game {
         self.set_aside.clear();
         self.fairy = None;
         self.crop = None;
+        self.crop_role = None;
+        self.deal_triangles(seed);
         self.rng = seed ^ 0x9e37_79b9_7f4a_7c15;
         self.wagons.clear();
         self.barn_this_turn = None;
@@ -624,7 +665,9 @@ impl Game {
         self.events.clear();
         self.discarded = 0;
         self.turn = 1;
-        if self.stack.is_empty() {
+        if self.starts_with_draft() {
+            self.steps.push(Step::Draft(0));
+        } else if self.stack.is_empty() && !self.holds_anything() {
             self.steps.push(Step::EndTurn);
         } else {
             self.start_turn();
@@ -711,6 +754,21 @@ impl Game {
         self.fairy
     }
 
+    /// A player's triangles (HALF-03). Private: a view for another player shows only how many.
+    pub fn hand(&self, p: Player) -> &[TileKind] {
+        &self.hands[p.index()]
+    }
+
+    /// Triangles face up in the draft (VAR-20), while it lasts.
+    pub fn draft_pool(&self) -> &[TileKind] {
+        &self.draft
+    }
+
+    /// Tiles out of play: undealt triangles and tiles under a hill (HALF-18).
+    pub fn out_of_play(&self) -> &[TileKind] {
+        &self.out_of_play
+    }
+
     /// Dragon tiles set aside because they were drawn before the dragon was in play (DRAGON-02).
     pub fn set_aside(&self) -> &[TileKind] {
         &self.set_aside
@@ -786,6 +844,7 @@ impl Game {
         let p = Actor::Player(self.active);
         match self.step() {
             Step::Phase1 => Decision { actor: p, kind: DecisionKind::Phase1 },
+            Step::Draft(k) => Decision { actor: Actor::Player(self.draft_picker(k)), kind: DecisionKind::Draft },
             Step::Draw => Decision { actor: Actor::Chance, kind: DecisionKind::Draw },
             Step::PlaceTile(tile) => Decision { actor: p, kind: DecisionKind::PlaceTile { tile } },
             Step::Phase2 => Decision { actor: p, kind: DecisionKind::Phase2 },
@@ -796,7 +855,7 @@ impl Game {
             Step::CropChoice => Decision { actor: p, kind: DecisionKind::CropChoice },
             Step::CropAnswer(k) => Decision {
                 actor: Actor::Player(self.crop_answerer(k)),
-                kind: DecisionKind::CropAnswer { action: self.crop.expect("answers follow the choice") },
+                kind: DecisionKind::CropAnswer { action: self.crop },
             },
             Step::Wagon => Decision {
                 actor: Actor::Player(self.wagons.first().expect("a wagon step has a pending wagon").player),
@@ -823,8 +882,10 @@ impl Game {
         match self.step() {
             Step::Phase1 => {
                 self.abbey_actions(out);
+                self.triangle_actions(out);
                 out.push(Action::Pass);
             }
+            Step::Draft(_) => self.draft_actions(out),
             Step::Wagon => {
                 self.wagon_actions(out);
                 out.push(Action::Pass);
@@ -849,7 +910,7 @@ impl Game {
                 }
             }
             Step::Dragon(_) => self.dragon_actions(out),
-            Step::CropChoice => out.extend([Action::ChooseCrop(CropAction::A), Action::ChooseCrop(CropAction::B)]),
+            Step::CropChoice => self.crop_choices(out),
             Step::CropAnswer(_) => self.crop_answer_actions(out),
             Step::Score | Step::EndTurn | Step::GameOver => {}
         }
@@ -933,7 +994,10 @@ impl Game {
         match (self.step(), a) {
             (Step::Phase1, Action::Pass) => Ok(()),
             (Step::Phase1, Action::Place { tile, space, .. }) => self.check_abbey(tile, space),
-            (Step::Phase1, _) => wrong("an abbey placement or a pass"),
+            (Step::Phase1, Action::PlaceTriangle { tile, space, corner }) => self.check_triangle(tile, space, corner),
+            (Step::Phase1, _) => wrong("an abbey or triangle placement, or a pass"),
+            (Step::Draft(_), Action::Pick(k)) => self.check_pick(k),
+            (Step::Draft(_), _) => wrong("a triangle to pick"),
             (Step::Wagon, Action::Pass) => Ok(()),
             (Step::Wagon, Action::MoveWagon { segment }) => self.check_wagon(segment),
             (Step::Wagon, _) => wrong("a wagon move or a pass"),
@@ -996,7 +1060,7 @@ impl Game {
             (Step::Princess, _) => wrong("a knight to remove or a pass"),
             (Step::Dragon(_), Action::MoveDragon(side)) => self.check_dragon(side),
             (Step::Dragon(_), _) => wrong("a dragon step"),
-            (Step::CropChoice, Action::ChooseCrop(_)) => Ok(()),
+            (Step::CropChoice, Action::ChooseCrop(_) | Action::ChooseCropRole(..)) => self.check_crop_choice(a),
             (Step::CropChoice, _) => wrong("crop action A or B"),
             (Step::CropAnswer(_), Action::CropAdd { .. } | Action::CropRemove(_) | Action::Pass) => {
                 self.check_crop_answer(a)
@@ -1051,6 +1115,8 @@ impl Game {
                 self.steps.pop();
                 self.after_placement();
             }
+            Action::PlaceTriangle { tile, space, corner } => self.place_triangle(tile, space, corner),
+            Action::Pick(k) => self.pick(k),
             Action::Portal { meeple, segment } => {
                 self.deploy(self.active, meeple, segment);
                 self.steps.pop();
@@ -1072,7 +1138,8 @@ impl Game {
                 }
             }
             Action::MoveDragon(side) => self.move_dragon(side),
-            Action::ChooseCrop(c) => self.choose_crop(c),
+            Action::ChooseCrop(c) => self.choose_crop(None, Some(c)),
+            Action::ChooseCropRole(role, c) => self.choose_crop(Some(role), c),
             Action::CropAdd { .. } | Action::CropRemove(_) => self.crop_answer(a),
             Action::Deploy { meeple, segment } => {
                 let t = self.placed.expect("phase 2 follows a placement") as usize;
@@ -1124,10 +1191,13 @@ impl Game {
         if m.dragon && def.has_symbol(Symbol::Volcano) {
             self.volcano_placed(pt.space);
         }
+        if m.halflings && def.has_symbol(Symbol::Hill) {
+            self.hill_placed();
+        }
         let dragon_moves = m.dragon && self.dragon.is_some() && def.has_symbol(Symbol::Dragon);
         let after = cfg.rules.dragon_move_timing == crate::rules::DragonMoveTiming::AfterScoring;
         self.steps.push(Step::EndTurn);
-        if self.crop_type().is_some() {
+        if self.crop_circle().is_some() {
             self.steps.push(Step::CropChoice);
         }
         if dragon_moves && after {
@@ -1268,6 +1338,7 @@ impl Game {
                     self.next_crop_answer();
                 }
                 Step::Phase1
+                | Step::Draft(_)
                 | Step::Draw
                 | Step::PlaceTile(_)
                 | Step::Phase2
@@ -1285,10 +1356,17 @@ impl Game {
         Player(((p.0 as usize + 1) % self.players()) as u8)
     }
 
-    /// TURN-01/02: begin the active player's turn (a phase-1 choice if they hold a placeable abbey, else the draw).
+    /// TURN-01/02: begin the active player's turn (a phase-1 choice if they hold a placeable abbey or triangle,
+    /// else the draw).
     fn start_turn(&mut self) {
         self.fairy_turn_point();
-        self.steps.push(if self.can_place_abbey(self.active) { Step::Phase1 } else { Step::Draw });
+        let choice = self.can_place_abbey(self.active) || self.can_place_triangle(self.active);
+        let next = match (choice, self.stack.is_empty()) {
+            (true, _) => Step::Phase1,
+            (false, false) => Step::Draw,
+            (false, true) => Step::EndTurn,
+        };
+        self.steps.push(next);
     }
 
     /// TURN-08 and END-01/02: the next turn, or the end of the game.

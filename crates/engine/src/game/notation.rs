@@ -3,15 +3,26 @@
 
 use super::{Game, Step};
 use crate::action::{Action, CropAction, MeepleKind, MeepleRef, ParseActionError, Player};
+use crate::board::Placement;
 use crate::board::SegmentId;
-use crate::geom::{Rotation, Side, Space};
+use crate::catalogue::CropType;
+use crate::geom::{Corner, Rotation, Side, Space};
 
 impl Game {
-    /// A segment anywhere on the board, for people: `1,0 road@W`.
+    /// Where a board tile is, for people: its space, and for a triangle its corner (`1,0/NE`).
+    pub fn tile_locator(&self, t: usize) -> String {
+        let pt = self.board.tile(t);
+        match pt.placement {
+            Placement::Square(_) => pt.space.to_string(),
+            Placement::Triangle(c) => format!("{}/{c}", pt.space),
+        }
+    }
+
+    /// A segment anywhere on the board, for people: `1,0 road@W` (`1,0/NE road@N` on a triangle).
     fn segment_text(&self, seg: SegmentId) -> String {
         if (seg.0 as usize) < self.board.segment_count() {
-            let (space, _, name) = self.describe_segment(seg);
-            format!("{space} {name}")
+            let (_, _, name) = self.describe_segment(seg);
+            format!("{} {name}", self.tile_locator(self.board.segment_tile(seg).0))
         } else {
             format!("#{}", seg.0)
         }
@@ -31,6 +42,13 @@ impl Game {
             Action::Draw(k) | Action::Place { tile: k, .. } if unknown(k) => format!("unknown tile #{}", k.0),
             Action::Draw(k) => format!("draw {}", c.def(k).id),
             Action::Place { tile, space, rotation } => format!("place {} {} {}", c.def(tile).id, space, rotation),
+            Action::PlaceTriangle { tile, .. } | Action::Pick(tile) if unknown(tile) => {
+                format!("unknown tile #{}", tile.0)
+            }
+            Action::PlaceTriangle { tile, space, corner } => format!("place {} {space} {corner}", c.def(tile).id),
+            Action::Pick(tile) => format!("pick {}", c.def(tile).id),
+            Action::ChooseCropRole(role, Some(a)) => format!("crop {} {}", role.role_name(), a.letter()),
+            Action::ChooseCropRole(role, None) => format!("crop {}", role.role_name()),
             Action::Deploy { meeple, segment } => {
                 let name = match self.placed {
                     Some(t) if (segment as usize) < c.def(self.board.tile(t as usize).kind).segments.len() => {
@@ -72,10 +90,22 @@ impl Game {
                 .find(|m| m.name() == w)
                 .ok_or_else(|| err(format!("`{w}` is not a follower: use meeple, mayor or wagon")))
         };
-        // A segment of the tile on a space: `1,0 road@W`.
-        let segment_at = |space: &str, seg: &str| -> Result<SegmentId, ParseActionError> {
-            let space: Space = space.parse().map_err(err)?;
-            let t = self.board.square_at(space).ok_or_else(|| err(format!("no tile on space {space}")))?;
+        // A segment of the tile on a space: `1,0 road@W`, or of a triangle: `1,0/NE road@N`.
+        let segment_at = |place: &str, seg: &str| -> Result<SegmentId, ParseActionError> {
+            let (space, corner) = match place.split_once('/') {
+                Some((s, c)) => (s.parse::<Space>().map_err(err)?, Some(c.parse::<Corner>().map_err(err)?)),
+                None => (place.parse::<Space>().map_err(err)?, None),
+            };
+            let t = match corner {
+                None => self.board.square_at(space).ok_or_else(|| {
+                    err(format!("no square tile on space {space} (name a triangle as {space}/NE, …)"))
+                })?,
+                Some(c) => self
+                    .board
+                    .tile_numbers_in(space)
+                    .find(|&t| self.board.tile(t).placement == Placement::Triangle(c))
+                    .ok_or_else(|| err(format!("no {c} triangle on space {space}")))?,
+            };
             let pt = self.board.tile(t);
             let local = self
                 .catalogue()
@@ -99,11 +129,25 @@ impl Game {
         };
         match words.as_slice() {
             ["draw", id] => Ok(Action::Draw(tile(id)?)),
-            ["place", id, space, rot] => Ok(Action::Place {
-                tile: tile(id)?,
-                space: space.parse::<Space>().map_err(err)?,
-                rotation: rot.parse::<Rotation>().map_err(err)?,
-            }),
+            ["place", id, space, rot] => {
+                let tile = tile(id)?;
+                let space = space.parse::<Space>().map_err(err)?;
+                if self.catalogue().def(tile).shape == crate::catalogue::Shape::Triangle {
+                    Ok(Action::PlaceTriangle { tile, space, corner: rot.parse::<Corner>().map_err(err)? })
+                } else {
+                    Ok(Action::Place { tile, space, rotation: rot.parse::<Rotation>().map_err(err)? })
+                }
+            }
+            ["pick", id] => Ok(Action::Pick(tile(id)?)),
+            ["crop", role, rest @ ..] if CropType::from_role_name(role).is_some() => {
+                let role = CropType::from_role_name(role).expect("checked");
+                match rest {
+                    [] => Ok(Action::ChooseCropRole(role, None)),
+                    ["A"] => Ok(Action::ChooseCropRole(role, Some(CropAction::A))),
+                    ["B"] => Ok(Action::ChooseCropRole(role, Some(CropAction::B))),
+                    _ => Err(err("write the triangle's crop choice as `crop knight A` (or `crop knight`)".into())),
+                }
+            }
             ["pass"] => Ok(Action::Pass),
             ["barn", corner] => Ok(Action::PlaceBarn { corner: corner.parse().map_err(err)? }),
             ["wagon", space, seg] => Ok(Action::MoveWagon { segment: segment_at(space, seg)? }),
@@ -112,7 +156,10 @@ impl Game {
             }
             ["crop", "A"] => Ok(Action::ChooseCrop(CropAction::A)),
             ["crop", "B"] => Ok(Action::ChooseCrop(CropAction::B)),
-            ["crop", other] => Err(err(format!("`{other}` is not a crop-circle action: use A or B"))),
+            ["crop", other] => Err(err(format!(
+                "`{other}` is not a crop-circle action: use A or B (after the triangle: knight, highwayman or farmer, \
+                 then A or B)"
+            ))),
             ["add", kind, space, seg] => {
                 Ok(Action::CropAdd { meeple: meeple_kind(kind)?, segment: segment_at(space, seg)? })
             }
@@ -139,7 +186,7 @@ impl Game {
                     .ok_or_else(|| err(format!("the placed tile has no segment `{seg}`")))?;
                 Ok(Action::Deploy { meeple, segment })
             }
-            _ => Err(err("expected `draw TILE`, `place TILE X,Y rN`, `meeple|mayor|wagon SEGMENT`, `barn CORNER`, \
+            _ => Err(err("expected `draw TILE`, `place TILE X,Y rN|CORNER`, `pick TILE`, `meeple|mayor|wagon SEGMENT`, `barn CORNER`, \
                  `wagon X,Y SEGMENT`, `portal KIND X,Y SEGMENT`, `princess MEEPLE`, `fairy MEEPLE`, `fairy X,Y`, \
                  `dragon SIDE`, `crop A|B`, `add KIND X,Y SEGMENT`, `remove MEEPLE` or `pass`"
                 .into())),

@@ -19,7 +19,9 @@ impl Game {
         if best == 0 {
             return Players(0);
         }
-        Players(strength.iter().enumerate().filter(|(_, s)| **s == best).fold(0, |acc, (i, _)| acc | 1 << i))
+        let tied =
+            Players(strength.iter().enumerate().filter(|(_, s)| **s == best).fold(0, |acc, (i, _)| acc | 1 << i));
+        self.hill_tiebreak(root, tied)
     }
 
     pub(super) fn award(&mut self, winners: Players, points: u32) {
@@ -42,19 +44,26 @@ impl Game {
         for &c in &completed {
             let root = self.board.root(c);
             let info = self.board.feature(root);
-            let (tiles, pennants) = (info.tiles, info.pennants);
+            let pennants = info.pennants;
+            // Tiles, or spaces with triangles (HALF-11, VAR-16).
+            let count = self.linear_count(info.tiles, info.spaces);
             let points = match info.kind {
-                SegmentKind::Road => tiles as u32,
+                SegmentKind::Road => count,
                 SegmentKind::City => {
-                    if tiles == 2 && self.config.rules.tiny_city_points == TinyCityPoints::Two {
-                        tiles as u32 + pennants as u32
+                    if count == 2 && self.config.rules.tiny_city_points == TinyCityPoints::Two {
+                        count + pennants as u32
                     } else {
-                        2 * (tiles as u32 + pennants as u32)
+                        2 * (count + pennants as u32)
                     }
                 }
-                SegmentKind::Monastery => 9,
+                SegmentKind::Monastery => {
+                    // 9, or with `oct2015` every tile of the block (HALF-13); +3 per vineyard there (HALF-17).
+                    let space = self.space_of(root);
+                    self.monastery_count(space) + 3 * self.vineyards_around(space)
+                }
                 SegmentKind::Field | SegmentKind::Crop => continue,
             };
+            let tiles = count as u16;
             if info.meeples == 0 {
                 // BASE-13: scores nothing, stays complete.
                 continue;
@@ -101,13 +110,11 @@ impl Game {
                 }
                 let info = self.board.feature(root);
                 let mut n_cities = 0;
+                let count = self.linear_count(info.tiles, info.spaces);
                 let points = match kind {
-                    SegmentKind::Road => info.tiles as u32,
-                    SegmentKind::City => info.tiles as u32 + info.pennants as u32,
-                    SegmentKind::Monastery => {
-                        let (t, _) = self.board.segment_tile(root);
-                        1 + self.board.filled_neighbours(self.board.tile(t).space)
-                    }
+                    SegmentKind::Road => count,
+                    SegmentKind::City => count + info.pennants as u32,
+                    SegmentKind::Monastery => self.monastery_count(self.space_of(root)),
                     SegmentKind::Field => {
                         self.board.completed_cities_of_field(&self.config.catalogue, root, &mut cities);
                         n_cities = cities.len() as u8;
@@ -125,7 +132,7 @@ impl Game {
                     complete: info.complete,
                     points,
                     winners,
-                    tiles: info.tiles,
+                    tiles: count as u16,
                     pennants: info.pennants,
                     cities: n_cities,
                     returned: 0,

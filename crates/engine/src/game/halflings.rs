@@ -1,0 +1,279 @@
+//! Halflings (SPEC HALF-01..20): triangles held in hand — dealt at random or drafted (HALF-03, VAR-20) — placed
+//! instead of drawing (HALF-04..07); the hill (HALF-18) and the vineyard (HALF-17); scoring per space or per tile
+//! (HALF-11..13, VAR-16). The board itself handles gaps and the square grid (HALF-08, HALF-10).
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Event, Game, IllegalReason, MAX_PLAYERS, Players, Step};
+use crate::action::{Action, Player};
+use crate::board::{Placement, SegmentId};
+use crate::catalogue::{Shape, Symbol, TileKind};
+use crate::geom::{Corner, Space};
+use crate::rules::{HalflingsEndgame, HalflingsScoring, HalflingsSetup, HillTiebreak};
+
+impl Game {
+    fn halflings_on(&self) -> bool {
+        self.config.rules.modules.halflings
+    }
+
+    /// HALF-03: hand out the triangles at the start of a game: the forced hands of the setup, else the random deal
+    /// (the game's seed shuffles them), else the draft, which is a sequence of decisions. Undealt triangles are out
+    /// of play.
+    pub(super) fn deal_triangles(&mut self, seed: u64) {
+        for h in &mut self.hands {
+            h.clear();
+        }
+        self.out_of_play.clear();
+        self.draft.clear();
+        if !self.halflings_on() {
+            return;
+        }
+        let cfg = std::sync::Arc::clone(&self.config);
+        let n = self.players();
+        if let Some(hands) = &cfg.hands {
+            for (p, h) in hands.iter().enumerate() {
+                self.hands[p].extend_from_slice(h);
+            }
+            // Every copy not in a hand is out of play.
+            let mut pool = cfg.triangles.clone();
+            for h in hands {
+                for k in h {
+                    if let Some(i) = pool.iter().position(|x| x == k) {
+                        pool.swap_remove(i);
+                    }
+                }
+            }
+            self.out_of_play = pool;
+            return;
+        }
+        let per = cfg.rules.halflings_tiles_per_player.0 as usize;
+        let mut pool = cfg.triangles.clone();
+        match cfg.rules.halflings_setup {
+            HalflingsSetup::RandomDeal => {
+                pool.shuffle(&mut ChaCha8Rng::seed_from_u64(seed ^ 0x4a4c_4631));
+                for _ in 0..per {
+                    for p in 0..n {
+                        if let Some(k) = pool.pop() {
+                            self.hands[p].push(k);
+                        }
+                    }
+                }
+                self.out_of_play = pool;
+            }
+            HalflingsSetup::Draft => {
+                // Face up, in catalogue order; the picks are decisions (Step::Draft).
+                pool.sort_unstable();
+                self.draft = pool;
+            }
+        }
+    }
+
+    /// The number of draft picks in all: `tiles_per_player` each, while triangles last.
+    fn draft_picks(&self) -> usize {
+        let per = self.config.rules.halflings_tiles_per_player.0 as usize;
+        (per * self.players()).min(self.config.triangles.len())
+    }
+
+    /// Whether the game starts with a draft.
+    pub(super) fn starts_with_draft(&self) -> bool {
+        self.halflings_on() && self.config.hands.is_none() && !self.draft.is_empty()
+    }
+
+    /// Who makes draft pick `k` (0-based): the last player in turn order first, then counter-clockwise, round after
+    /// round (HALF-03, VAR-20).
+    pub(super) fn draft_picker(&self, k: u8) -> Player {
+        let n = self.players();
+        Player((n - 1 - (k as usize % n)) as u8)
+    }
+
+    /// The distinct triangles still face up.
+    pub(super) fn draft_actions(&self, out: &mut Vec<Action>) {
+        for (i, &k) in self.draft.iter().enumerate() {
+            if i == 0 || self.draft[i - 1] != k {
+                out.push(Action::Pick(k));
+            }
+        }
+    }
+
+    pub(super) fn check_pick(&self, k: TileKind) -> Result<(), IllegalReason> {
+        if self.draft.contains(&k) { Ok(()) } else { Err(IllegalReason::NotInDraft) }
+    }
+
+    /// Take a triangle in the draft; after the last pick the rest are out of play and the first turn starts.
+    pub(super) fn pick(&mut self, k: TileKind) {
+        let Step::Draft(i) = self.step() else { unreachable!("checked: a draft pick is pending") };
+        let p = self.draft_picker(i);
+        let at = self.draft.iter().position(|&x| x == k).expect("checked: face up");
+        self.draft.remove(at);
+        self.hands[p.index()].push(k);
+        if i as usize + 1 >= self.draft_picks() {
+            self.steps.pop();
+            self.out_of_play.append(&mut self.draft);
+            self.start_turn();
+        } else {
+            *self.steps.last_mut().expect("draft step") = Step::Draft(i + 1);
+        }
+    }
+
+    /// Whether triangles may still be placed: always before the stack runs out; afterwards only under VAR-18's
+    /// default (END-02), and not in an abbeys' `c1_final_round`, which comes after the continuation.
+    fn triangles_playable(&self) -> bool {
+        self.halflings_on()
+            && (!self.stack.is_empty()
+                || (self.config.rules.halflings_endgame == HalflingsEndgame::ContinueUntilNoPlacement
+                    && self.final_round.is_none()))
+    }
+
+    /// Every legal placement of one of `p`'s triangles (HALF-05..07), calling `f` until it returns `true`.
+    fn for_each_triangle_placement(&self, p: Player, mut f: impl FnMut(TileKind, Space, Corner) -> bool) {
+        let hand = &self.hands[p.index()];
+        if hand.is_empty() || !self.triangles_playable() {
+            return;
+        }
+        let cat = self.catalogue();
+        // Candidate spaces: empty spaces facing a placed edge, and half-filled spaces (for the complement).
+        let mut spaces: Vec<Space> = self.board.frontier().collect();
+        spaces.extend(
+            self.board
+                .tiles()
+                .iter()
+                .filter(|t| matches!(t.placement, Placement::Triangle(_)) && !self.board.is_full(t.space))
+                .map(|t| t.space),
+        );
+        spaces.sort_unstable_by_key(|s| (s.y, s.x));
+        spaces.dedup();
+        let mut kinds: Vec<TileKind> = hand.clone();
+        kinds.sort_unstable();
+        kinds.dedup();
+        for &k in &kinds {
+            for &s in &spaces {
+                for c in Corner::ALL {
+                    if self.board.check(cat, k, s, Placement::Triangle(c)).is_ok() && f(k, s, c) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `p` holds a triangle that can be placed now.
+    pub(super) fn can_place_triangle(&self, p: Player) -> bool {
+        let mut any = false;
+        self.for_each_triangle_placement(p, |_, _, _| {
+            any = true;
+            true
+        });
+        any
+    }
+
+    /// Phase 1: every placement of every held triangle.
+    pub(super) fn triangle_actions(&self, out: &mut Vec<Action>) {
+        self.for_each_triangle_placement(self.active, |tile, space, corner| {
+            out.push(Action::PlaceTriangle { tile, space, corner });
+            false
+        });
+    }
+
+    pub(super) fn check_triangle(&self, tile: TileKind, space: Space, corner: Corner) -> Result<(), IllegalReason> {
+        if !self.halflings_on() {
+            return Err(IllegalReason::ModuleOff("halflings"));
+        }
+        if self.catalogue().def(tile).shape != Shape::Triangle {
+            return Err(IllegalReason::NotATriangle);
+        }
+        if !self.hands[self.active.index()].contains(&tile) {
+            return Err(IllegalReason::NotInHand);
+        }
+        if !self.triangles_playable() {
+            return Err(IllegalReason::TrianglesLost);
+        }
+        Ok(self.board.check(self.catalogue(), tile, space, Placement::Triangle(corner))?)
+    }
+
+    /// HALF-04: place a held triangle; the turn goes on as after any tile.
+    pub(super) fn place_triangle(&mut self, tile: TileKind, space: Space, corner: Corner) {
+        let hand = &mut self.hands[self.active.index()];
+        let i = hand.iter().position(|&k| k == tile).expect("checked: in hand");
+        hand.remove(i);
+        self.completed.clear();
+        let cfg = std::sync::Arc::clone(&self.config);
+        self.board.place_unchecked(&cfg.catalogue, tile, space, Placement::Triangle(corner), &mut self.completed);
+        self.placed = Some((self.board.tiles().len() - 1) as u8);
+        self.steps.pop();
+        self.after_placement();
+    }
+
+    /// HALF-18: the hill takes the top tile of the stack out of play.
+    pub(super) fn hill_placed(&mut self) {
+        if let Some(k) = self.stack.pop() {
+            self.out_of_play.push(k);
+            self.events.push(Event::UnderHill { tile: k });
+        }
+    }
+
+    /// Whether the space of a segment holds a hill tile (HALF-18: the hill affects its whole space).
+    fn on_hill(&self, seg: SegmentId) -> bool {
+        let s = self.space_of(seg);
+        self.board.tile_numbers_in(s).any(|t| self.catalogue().def(self.board.tile(t).kind).has_symbol(Symbol::Hill))
+    }
+
+    /// HALF-18, VAR-19: among players tied for the majority of the feature of `root`, those with a meeple on a hill
+    /// space win (or, counting, those with the most meeples there); if none of them has one, all tied players win.
+    pub(super) fn hill_tiebreak(&self, root: SegmentId, tied: Players) -> Players {
+        if !self.halflings_on() || tied.iter().count() < 2 {
+            return tied;
+        }
+        let mut on_hill = [0u32; MAX_PLAYERS];
+        for m in &self.meeples {
+            if tied.contains(m.player) && self.board.root(m.segment) == root && self.on_hill(m.segment) {
+                on_hill[m.player.index()] += 1;
+            }
+        }
+        let best = *on_hill.iter().max().expect("players");
+        if best == 0 {
+            return tied;
+        }
+        let wins = |n: u32| match self.config.rules.halflings_hill_tiebreak {
+            HillTiebreak::AtLeastOneOnHill => n > 0,
+            HillTiebreak::CountOnHill => n == best,
+        };
+        Players(tied.iter().filter(|p| wins(on_hill[p.index()])).fold(0, |acc, p| acc | 1 << p.0))
+    }
+
+    /// The value of a road or city (HALF-11, VAR-16): per tile by the base rules and under `oct2015`/`c2_2020`,
+    /// per occupied space under `jan2021`/`c1_2014`.
+    pub(super) fn linear_count(&self, tiles: u16, spaces: u16) -> u32 {
+        if !self.halflings_on() {
+            return tiles as u32;
+        }
+        match self.config.rules.halflings_scoring {
+            HalflingsScoring::Jan2021 | HalflingsScoring::C12014 => spaces as u32,
+            HalflingsScoring::Oct2015 | HalflingsScoring::C22020 => tiles as u32,
+        }
+    }
+
+    /// A monastery's value (BASE-08, HALF-12/13, VAR-16): 1 per filled space in its 3×3 block; under `oct2015`, 1
+    /// per tile there.
+    pub(super) fn monastery_count(&self, space: Space) -> u32 {
+        if self.halflings_on() && self.config.rules.halflings_scoring == HalflingsScoring::Oct2015 {
+            let block = std::iter::once(space).chain(space.neighbourhood());
+            block.map(|q| self.board.tile_numbers_in(q).count() as u32).sum()
+        } else {
+            1 + self.board.filled_neighbours(space)
+        }
+    }
+
+    /// HALF-17: vineyards on the tiles of a completed monastery's 3×3 block (scored during the game only, AMB-21).
+    pub(super) fn vineyards_around(&self, space: Space) -> u32 {
+        if !self.halflings_on() {
+            return 0;
+        }
+        let block = std::iter::once(space).chain(space.neighbourhood());
+        block
+            .flat_map(|q| self.board.tile_numbers_in(q).collect::<Vec<_>>())
+            .filter(|&t| self.catalogue().def(self.board.tile(t).kind).has_symbol(Symbol::Vineyard))
+            .count() as u32
+    }
+}
