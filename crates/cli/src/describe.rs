@@ -21,7 +21,9 @@ fn pending_text(g: &Game) -> String {
             format!("{p} to place {}", g.catalogue().def(tile).id)
         }
         (Actor::Player(p), DecisionKind::Phase2) => format!("{p} to deploy a meeple or pass"),
-        (Actor::Player(p), DecisionKind::Phase1) => format!("{p} to place their abbey or pass (draw)"),
+        (Actor::Player(p), DecisionKind::Phase1) => {
+            format!("{p} to place their abbey or a triangle, or pass (draw; with the stack empty, pass the turn)")
+        }
         (Actor::Player(p), DecisionKind::MoveWagon) => format!("{p} to move their wagon or pass"),
         (Actor::Player(p), DecisionKind::Princess) => format!("{p} to remove a knight with the princess"),
         (Actor::Player(p), DecisionKind::MoveDragon { step }) => format!("{p} to choose dragon step {step} of 6"),
@@ -130,6 +132,8 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
             "pending": pending_json(g),
             "meeples": meeples_json(g),
             "figures": figures_json(g),
+            "hands": (0..n).map(|p| g.hand(Player(p as u8)).iter().map(|k| g.catalogue().def(*k).id.clone())
+                .collect::<Vec<_>>()).collect::<Vec<_>>(),
             "events": r.events.iter().map(|(i, e)| event_json(g, *i, e)).collect::<Vec<_>>(),
         });
         outln!(out, "{}", serde_json::to_string_pretty(&value)?);
@@ -208,11 +212,31 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
     if let Some(f) = g.fairy() {
         outln!(out, "fairy at {f}");
     }
+    for p in 0..n {
+        let hand = g.hand(Player(p as u8));
+        if !hand.is_empty() {
+            let ids: Vec<&str> = hand.iter().map(|k| g.catalogue().def(*k).id.as_str()).collect();
+            outln!(out, "P{} holds {}", p + 1, ids.join(" "));
+        }
+    }
     outln!(out, "events:");
     for (i, e) in &r.events {
         outln!(out, "  {}", event_text(g, *i, e));
     }
     Ok(out)
+}
+
+pub(crate) fn view(file: &PathBuf, player: u8) -> Result<String> {
+    let record = read_record(file)?;
+    let r = record.replay()?;
+    let g = &r.game;
+    anyhow::ensure!(
+        (1..=g.players() as u8).contains(&player),
+        "--player {player}: this game has players 1 to {}",
+        g.players()
+    );
+    let v = carcassonne::report::view_json(g, Player(player - 1));
+    Ok(format!("{}\n", serde_json::to_string_pretty(&v)?))
 }
 
 pub(crate) fn legal(file: &PathBuf, as_json: bool) -> Result<String> {

@@ -49,6 +49,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What one player may see at the end of a record: the table, their own triangles, the others' counts, and their
+    /// legal actions when it is their turn (the stack's order and other hands stay hidden).
+    View {
+        /// The record (JSON); `-` reads standard input.
+        file: PathBuf,
+        /// The player, 1-based (P1 is 1).
+        #[arg(long)]
+        player: u8,
+    },
     /// Show the tile catalogue with counts.
     Tiles {
         /// Only this set (base, pd, cc, am, or a long name such as abbey-mayor).
@@ -91,6 +100,11 @@ pub(crate) struct SetupArgs {
     /// A rule option, KEY=VALUE (repeatable), e.g. --rule base.tiny_city_points=two. See `carc rules`.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rules: Vec<String>,
+    /// Add the tiles of a tile-set file of your own (docs/tile-format.md) as the game's custom tiles, e.g. the exact
+    /// Halflings triangles instead of the provisional `half` set: `--sets base --tile-file mine.toml --rule
+    /// modules.halflings=true`. Repeatable; records keep the tiles, so they replay anywhere.
+    #[arg(long = "tile-file", value_name = "FILE")]
+    tile_files: Vec<PathBuf>,
 }
 
 impl SetupArgs {
@@ -122,6 +136,10 @@ impl SetupArgs {
             let (k, v) = r.split_once('=').with_context(|| format!("--rule `{r}`: write it as KEY=VALUE"))?;
             s.rules.set(k.trim(), v.trim())?;
         }
+        for f in &self.tile_files {
+            let text = std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+            s.custom_tiles.extend(carcassonne::catalogue::tile_entries_from_toml(&text, &f.display().to_string())?);
+        }
         s.prepare()?;
         Ok(s)
     }
@@ -141,6 +159,7 @@ fn run(cli: Cli) -> Result<String> {
     match cli.command {
         Command::Replay { file, json } => describe::replay(&file, json),
         Command::Legal { file, json } => describe::legal(&file, json),
+        Command::View { file, player } => describe::view(&file, player),
         Command::Tiles { set, file, json } => tiles::tiles(set.as_deref(), file.as_deref(), json),
         Command::Selfplay(a) => play::selfplay(&a),
         Command::Bench(a) => bench::bench(&a),

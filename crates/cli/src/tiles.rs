@@ -46,7 +46,7 @@ fn print_set(out: &mut String, set: &TileSet) {
         "id",
         "count",
         "gardens",
-        "NESW",
+        "edges",
         "segments",
         "symbols / notes"
     );

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use crate::action::{MeepleKind, Player};
 use crate::game::{Actor, DecisionKind, Event, Game, PlacedMeeple, ScoreTime};
 
 /// The pending decision: `{"actor", "player", "kind", "tile"}`.
@@ -126,5 +127,68 @@ pub fn figures_json(g: &Game) -> Value {
         "dragon": g.dragon().map(|s| s.to_string()),
         "fairy": g.fairy().map(|s| s.to_string()),
         "set_aside": g.set_aside().iter().map(|k| g.catalogue().def(*k).id.clone()).collect::<Vec<_>>(),
+    })
+}
+
+/// What one player may see of a game (for a server or a bot that must not cheat): everything on the table, their own
+/// triangles, the other players' triangle counts, the face-up draft, and their legal actions when it is their turn
+/// to decide. Hidden: the order of the stack, other players' triangles, tiles out of play (undealt triangles, tiles
+/// under a hill).
+pub fn view_json(g: &Game, viewer: Player) -> Value {
+    let n = g.players();
+    let ids = |ks: &[crate::catalogue::TileKind]| -> Vec<String> {
+        ks.iter().map(|k| g.catalogue().def(*k).id.clone()).collect()
+    };
+    let seats: Vec<Value> = (0..n)
+        .map(|p| {
+            let pl = Player(p as u8);
+            let mut v = json!({
+                "player": p,
+                "score": g.scores()[p],
+                "meeples": g.supply_of(pl, MeepleKind::Normal),
+                "mayor": g.supply_of(pl, MeepleKind::Mayor),
+                "wagon": g.supply_of(pl, MeepleKind::Wagon),
+                "barns": g.barns_left(pl),
+                "abbeys": g.abbeys_left(pl),
+                "triangles": g.hand(pl).len(),
+            });
+            if pl == viewer {
+                v["hand"] = json!(ids(g.hand(pl)));
+            }
+            v
+        })
+        .collect();
+    let board: Vec<Value> = g
+        .board()
+        .tiles()
+        .iter()
+        .map(|t| {
+            let mut v = json!({ "tile": g.catalogue().def(t.kind).id, "space": t.space.to_string() });
+            match t.placement {
+                crate::board::Placement::Square(r) => v["rotation"] = json!(r.to_string()),
+                crate::board::Placement::Triangle(c) => v["corner"] = json!(c.name()),
+            }
+            v
+        })
+        .collect();
+    let mine = g.decision().actor == Actor::Player(viewer);
+    let legal: Vec<String> =
+        if mine { g.legal_actions().into_iter().map(|a| g.action_text(a)).collect() } else { Vec::new() };
+    json!({
+        "viewer": viewer.0,
+        "players": seats,
+        "active": g.active_player().0,
+        "turn": g.turn(),
+        "stack": g.stack_len(),
+        "game_over": g.is_over(),
+        "pending": pending_json(g),
+        "legal": legal,
+        "draft": ids(g.draft_pool()),
+        "board": board,
+        "meeples": meeples_json(g),
+        "barns": g.barns().iter().map(|b| json!({
+            "player": b.player.0, "space": b.space.to_string(), "corner": b.corner.name(),
+        })).collect::<Vec<_>>(),
+        "figures": figures_json(g),
     })
 }

@@ -10,7 +10,16 @@ use rand_chacha::ChaCha8Rng;
 fn tiles_accounted(g: &Game) -> usize {
     let in_hand = matches!(g.decision().kind, carcassonne::DecisionKind::PlaceTile { .. }) as usize;
     let abbeys: usize = (0..g.players()).map(|p| g.abbeys_left(carcassonne::Player(p as u8)) as usize).sum();
-    g.board().tiles().len() + g.stack_len() + g.discarded() + in_hand + abbeys + g.set_aside().len()
+    let triangles: usize = (0..g.players()).map(|p| g.hand(carcassonne::Player(p as u8)).len()).sum();
+    g.board().tiles().len()
+        + g.stack_len()
+        + g.discarded()
+        + in_hand
+        + abbeys
+        + g.set_aside().len()
+        + triangles
+        + g.draft_pool().len()
+        + g.out_of_play().len()
 }
 
 /// Actions that are probably illegal now: random placements, deployments and draws.
@@ -58,6 +67,17 @@ fn candidates(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Action> {
         Action::CropAdd { meeple, segment: r.segment },
         Action::CropAdd { meeple, segment },
         Action::CropRemove(r),
+        Action::PlaceTriangle {
+            tile: g.hand(g.active_player()).first().copied().unwrap_or(tile),
+            space,
+            corner: carcassonne::Corner::ALL[rng.random_range(0..4)],
+        },
+        Action::PlaceTriangle { tile, space, corner: carcassonne::Corner::ALL[rng.random_range(0..4)] },
+        Action::Pick(tile),
+        Action::ChooseCropRole(
+            carcassonne::catalogue::CropType::ALL[rng.random_range(0..3)],
+            [None, Some(CropAction::A), Some(CropAction::B)][rng.random_range(0..3)],
+        ),
     ]
 }
 
@@ -82,6 +102,7 @@ fn play_checked(setup: &Setup, seed: u64, thorough: bool) -> Game {
         steps += 1;
         assert!(steps < 5000, "the game does not end");
         g.audit().unwrap_or_else(|e| panic!("seed {seed}, step {steps}: {e}"));
+        spaces_hold_complementary_pairs(&g);
         assert_eq!(tiles_accounted(&g), total, "tiles conserved");
         let legal = g.legal_actions();
         assert!(!legal.is_empty(), "seed {seed}: a pending decision with no legal action");
@@ -312,5 +333,64 @@ fn crop_circles_with_every_other_module() {
         vary_crop_options(&mut s, seed / 3);
         let g = play_checked(&s, seed, seed % 50 == 0);
         assert_eq!(g.board().tiles().len() + g.discarded() + g.set_aside().len() + held_abbeys(&g), 120 + g.players());
+    }
+}
+
+/// HALF-02: a space holds one square tile, or one triangle, or two complementary triangles.
+fn spaces_hold_complementary_pairs(g: &Game) {
+    use carcassonne::Placement;
+    let tiles = g.board().tiles();
+    for (i, t) in tiles.iter().enumerate() {
+        for u in &tiles[i + 1..] {
+            if u.space == t.space {
+                match (t.placement, u.placement) {
+                    (Placement::Triangle(a), Placement::Triangle(b)) if a.complement() == b => {}
+                    other => panic!("space {} holds {other:?}", t.space),
+                }
+            }
+        }
+    }
+}
+
+/// Every Halflings option (VAR-15..VAR-21) takes each of its values across the seeds.
+fn vary_halflings_options(s: &mut Setup, seed: u64) {
+    let scoring = ["jan2021", "oct2015", "c2_2020", "c1_2014"];
+    s.rules.set("halflings.scoring", scoring[(seed % 4) as usize]).unwrap();
+    let pick = |k: u64, a: &'static str, b: &'static str| if (seed / k).is_multiple_of(2) { a } else { b };
+    s.rules.set("halflings.include_symbol_tiles", pick(2, "true", "false")).unwrap();
+    s.rules.set("halflings.endgame", pick(3, "continue_until_no_placement", "end_after_last_regular_tile")).unwrap();
+    s.rules.set("halflings.hill_tiebreak", pick(5, "at_least_one_on_hill", "count_on_hill")).unwrap();
+    s.rules.set("halflings.setup", pick(7, "random_deal", "draft")).unwrap();
+    s.rules.set("halflings.barn_gaps", pick(11, "forbidden", "allowed")).unwrap();
+    s.rules.set("halflings.crop_mode", pick(13, "german", "english")).unwrap();
+    s.rules.set("halflings.tiles_per_player", ["3", "1", "5"][(seed % 3) as usize]).unwrap();
+}
+
+#[test]
+fn halflings_games_keep_every_invariant() {
+    for seed in 0..250u64 {
+        let mut s = Setup::new(2 + (seed % 5) as u8);
+        s.seed = seed * 23 + 9;
+        s.sets = vec!["base".into(), "half".into()];
+        s.rules.set("modules.halflings", "true").unwrap();
+        vary_halflings_options(&mut s, seed);
+        let g = play_checked(&s, seed, seed % 50 == 0);
+        let triangles = if s.rules.halflings_include_symbol_tiles { 24 } else { 20 };
+        let held: usize = (0..g.players()).map(|p| g.hand(carcassonne::Player(p as u8)).len()).sum();
+        assert_eq!(g.board().tiles().len() + g.discarded() + held + g.out_of_play().len(), 72 + triangles);
+    }
+}
+
+#[test]
+fn halflings_with_every_other_module() {
+    for seed in 0..200u64 {
+        let mut s = princess_dragon(2 + (seed % 4) as u8, seed * 29 + 13, true);
+        s.sets.extend(["cc".to_string(), "half".to_string()]);
+        s.rules.set("modules.crop_circles", "true").unwrap();
+        s.rules.set("modules.halflings", "true").unwrap();
+        vary_pd_options(&mut s, seed);
+        vary_crop_options(&mut s, seed / 3);
+        vary_halflings_options(&mut s, seed / 2);
+        play_checked(&s, seed, seed % 50 == 0);
     }
 }

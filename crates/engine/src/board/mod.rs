@@ -748,17 +748,39 @@ impl Board {
         self.frontier.iter().filter(|f| self.is_hole(f.space)).map(|f| f.space)
     }
 
-    /// The field segment of tile `t` that fills its corner `c` (both half-edges beside the corner belong to it), if
-    /// the corner is a field corner (TILES.md §0, the barn's test). Square tiles only.
+    /// Whether tile `t` reaches corner `c` of its space: a square reaches all four, a triangle the three its sides
+    /// meet at (HALF-02: a `NE` triangle covers NW, NE and SE).
+    pub fn covers_corner(&self, t: usize, c: Corner) -> bool {
+        match self.tiles[t].placement {
+            Placement::Square(_) => true,
+            Placement::Triangle(r) => c != r.complement(),
+        }
+    }
+
+    /// The field segment of tile `t` that fills its corner `c` (both positions beside the corner belong to it), if
+    /// the corner is a field corner (TILES.md §0, the barn's test). On a triangle, the corners at the ends of the long
+    /// side pair a leg's half with the long side's end (HALF-15).
     pub fn field_corner(&self, cat: &Catalogue, t: usize, c: Corner) -> Option<SegmentId> {
         let pt = &self.tiles[t];
-        if !matches!(pt.placement, Placement::Square(_)) {
-            return None;
-        }
         let o = cat.oriented(pt.kind, pt.placement.rotation());
         // The halves on either side of corner c: NE = Ne, En; SE = Es, Se; SW = Sw, Ws; NW = Wn, Nw.
-        let a = (3 * c as usize + 2) % 12;
-        let b = (a + 1) % 12;
+        let right_angle = || ((3 * c as usize + 2) % 12, (3 * c as usize + 3) % 12);
+        let (a, b) = match pt.placement {
+            Placement::Square(_) => right_angle(),
+            Placement::Triangle(r) if r == c => right_angle(),
+            Placement::Triangle(r) => {
+                let [leg0, leg1] = r.legs();
+                if c == Corner::from_index(r as usize + 3) {
+                    // The corner at the start of the first leg and the long side's `Lb` end.
+                    (Pos::on_side(leg0, 0).0 as usize, Pos::on_long(2).0 as usize)
+                } else if c == Corner::from_index(r as usize + 1) {
+                    // The corner at the end of the second leg and the long side's `La` end.
+                    (Pos::on_side(leg1, 2).0 as usize, Pos::on_long(0).0 as usize)
+                } else {
+                    return None;
+                }
+            }
+        };
         let (sa, sb) = (o.pos_segment[a], o.pos_segment[b]);
         (sa != NO_SEGMENT && sa == sb && o.seg_kind[sa as usize] == SegmentKind::Field)
             .then(|| SegmentId(pt.first_segment + sa as u16))

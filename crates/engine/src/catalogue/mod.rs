@@ -243,7 +243,11 @@ impl TileDef {
 
     /// The edge letters N E S W (`C`, `R`, `F`, `*`), for display.
     pub fn edge_letters(&self) -> String {
-        self.edges.iter().map(|e| e.letter()).collect()
+        match self.shape {
+            // A triangle's legs N and E, then its long side.
+            Shape::Triangle => [self.edges[0], self.edges[1], self.long_edge].iter().map(|e| e.letter()).collect(),
+            _ => self.edges.iter().map(|e| e.letter()).collect(),
+        }
     }
 }
 
@@ -377,6 +381,18 @@ impl TileSet {
     pub fn tile_count(&self) -> u32 {
         self.tiles.iter().map(|t| t.count as u32).sum()
     }
+}
+
+/// The tile entries of a set file, checked as a set first: what a record's `custom_tiles` takes, so a user's own
+/// tiles (an exact Halflings set, say) can go into a game and its record.
+///
+/// # Errors
+/// A [`CatalogueError`] naming the file, the tile and the problem.
+pub fn tile_entries_from_toml(text: &str, origin: &str) -> Result<Vec<TileEntry>, CatalogueError> {
+    let file: SetFile = toml::from_str(text)
+        .map_err(|e| CatalogueError::Syntax { origin: origin.to_string(), message: e.to_string() })?;
+    TileSet::from_entries(&file.set, &file.name, file.start.as_deref(), &file.tile, origin)?;
+    Ok(file.tile)
 }
 
 /// The embedded sets: `(id, file name, text)`.

@@ -9,13 +9,29 @@ use crate::catalogue::SegmentKind;
 use crate::geom::Corner;
 
 impl Game {
-    /// The field segment at corner `c` of tile `t` if a barn may stand there (BARN-02, VAR-05).
+    /// The field segment at corner `c` of tile `t` if a barn may stand there (BARN-02, VAR-05; with triangles
+    /// HALF-15, VAR-21, AMB-16): the four spaces at the point are filled, every tile reaching the point shows field
+    /// there, and no space leaves the point uncovered unless `halflings.barn_gaps=allowed`.
     fn barn_spot(&self, t: usize, c: Corner) -> Result<SegmentId, &'static str> {
         let cat = &self.config.catalogue;
         let s = self.board.tile(t).space;
+        let gaps_allowed = self.config.rules.halflings_barn_gaps == crate::rules::HalflingsBarnGaps::Allowed;
         for (q, cq) in Board::corner_point(s, c) {
-            let tq = self.board.square_at(q).ok_or("four tiles must meet there")?;
-            self.board.field_corner(cat, tq, cq).ok_or("every tile corner there must be field")?;
+            let mut filled = false;
+            let mut covered = false;
+            for tq in self.board.tile_numbers_in(q) {
+                filled = true;
+                if self.board.covers_corner(tq, cq) {
+                    covered = true;
+                    self.board.field_corner(cat, tq, cq).ok_or("every tile corner there must be field")?;
+                }
+            }
+            if !filled {
+                return Err("four tiles must meet there");
+            }
+            if !covered && !gaps_allowed {
+                return Err("a triangular gap touches that point (halflings.barn_gaps=forbidden)");
+            }
         }
         let seg = self.board.field_corner(cat, t, c).ok_or("every tile corner there must be field")?;
         if !self.config.rules.barn_allow_second_barn && self.board.barns_on(seg) > 0 {

@@ -985,7 +985,8 @@ impl Game {
     }
 
     fn check(&self, a: Action) -> Result<(), IllegalReason> {
-        if let Action::Draw(k) | Action::Place { tile: k, .. } = a
+        if let Action::Draw(k) | Action::Place { tile: k, .. } | Action::PlaceTriangle { tile: k, .. } | Action::Pick(k) =
+            a
             && k.0 as usize >= self.catalogue().len()
         {
             return Err(IllegalReason::UnknownTile);
