@@ -394,3 +394,30 @@ fn halflings_with_every_other_module() {
         play_checked(&s, seed, seed % 50 == 0);
     }
 }
+
+#[test]
+fn shuffle_hidden_keeps_what_the_viewer_knows() {
+    let mut s = Setup::new(3);
+    s.sets = vec!["base".into(), "half".into()];
+    s.rules.set("modules.halflings", "true").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for seed in 0..30 {
+        s.seed = seed;
+        let g = Game::new(&s).unwrap();
+        let mut h = g.clone();
+        h.shuffle_hidden(carcassonne::Player(1), &mut rng);
+        let p = |i: u8| carcassonne::Player(i);
+        assert_eq!(h.hand(p(1)), g.hand(p(1)), "the viewer's own hand stays");
+        for i in [0, 2] {
+            assert_eq!(h.hand(p(i)).len(), g.hand(p(i)).len(), "hand sizes stay");
+        }
+        let count = |x: &Game| {
+            let mut v: Vec<_> = (0..3).flat_map(|i| x.hand(p(i)).to_vec()).chain(x.out_of_play().to_vec()).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(count(&h), count(&g), "the same triangles, redistributed");
+        assert_eq!(h.stack_len(), g.stack_len());
+        h.audit().unwrap();
+    }
+}

@@ -277,3 +277,31 @@ impl Game {
             .count() as u32
     }
 }
+
+impl Game {
+    /// Re-sample what `viewer` cannot see, for determinization in search: the order of the stack, and (after a
+    /// random deal) the other players' triangles, drawn again from every triangle `viewer` has not seen (the
+    /// others' hands and the undealt ones). Hand sizes stay as they are. Drafted hands are public and stay.
+    pub fn shuffle_hidden(&mut self, viewer: Player, rng: &mut impl rand::Rng) {
+        self.stack.shuffle(rng);
+        if !self.halflings_on() || self.config.rules.halflings_setup == HalflingsSetup::Draft {
+            return;
+        }
+        let n = self.players();
+        let cat = std::sync::Arc::clone(&self.config);
+        let is_triangle = |k: &TileKind| cat.catalogue.def(*k).shape == Shape::Triangle;
+        let mut pool: Vec<TileKind> = self.out_of_play.iter().copied().filter(is_triangle).collect();
+        self.out_of_play.retain(|k| !is_triangle(k));
+        let mut sizes = [0usize; MAX_PLAYERS];
+        for p in (0..n).filter(|&p| p != viewer.index()) {
+            sizes[p] = self.hands[p].len();
+            pool.append(&mut self.hands[p]);
+        }
+        pool.shuffle(rng);
+        for p in (0..n).filter(|&p| p != viewer.index()) {
+            let at = pool.len() - sizes[p];
+            self.hands[p].extend(pool.drain(at..));
+        }
+        self.out_of_play.extend(pool);
+    }
+}

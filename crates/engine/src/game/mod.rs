@@ -813,7 +813,8 @@ impl Game {
         counts.into_iter().enumerate().filter(|(_, c)| *c > 0).map(|(k, c)| (TileKind(k as u16), c)).collect()
     }
 
-    /// Replace the order of the remaining stack (for determinization: an AI samples an order it cannot see).
+    /// Replace the order of the remaining stack (for determinization: an AI samples an order it cannot see; with
+    /// Halflings, [`Game::shuffle_hidden`] also re-deals the triangles the AI cannot see).
     pub fn shuffle_stack(&mut self, rng: &mut impl rand::Rng) {
         use rand::seq::SliceRandom;
         self.stack.shuffle(rng);
