@@ -27,11 +27,14 @@ impl Game {
     /// Whether the wagon may go onto this segment now: a wagon's kind of feature, incomplete, unoccupied (WAGON-05),
     /// not on the dragon's space (DRAGON-05).
     fn wagon_may_enter(&self, seg: SegmentId) -> bool {
-        let kind = self.board.kind(seg);
-        MeepleKind::Wagon.may_stand_on(kind)
+        self.wagon_feature_open(seg) && !self.on_dragon(seg)
+    }
+
+    /// Whether the feature of `seg` may take the wagon: a wagon's kind of feature, incomplete, unoccupied.
+    fn wagon_feature_open(&self, seg: SegmentId) -> bool {
+        MeepleKind::Wagon.may_stand_on(self.board.kind(seg))
             && !self.board.is_complete(seg)
             && self.board.meeples_on(seg) == 0
-            && !self.on_dragon(seg)
     }
 
     /// The first pending wagon's destinations.
@@ -61,8 +64,14 @@ impl Game {
                 let mut targets = Vec::new();
                 self.c1_adjacent(w.scored, &mut targets);
                 for r in targets {
-                    if self.wagon_may_enter(r) {
-                        out.extend(self.board.members(r).map(|segment| Action::MoveWagon { segment }));
+                    if self.wagon_feature_open(r) {
+                        // Any tile of the target, except on the dragon's space (DRAGON-05).
+                        out.extend(
+                            self.board
+                                .members(r)
+                                .filter(|&s| !self.on_dragon(s))
+                                .map(|segment| Action::MoveWagon { segment }),
+                        );
                     }
                 }
             }
