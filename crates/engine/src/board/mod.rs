@@ -94,6 +94,8 @@ struct FrontierSpace {
     want: u32,
     /// Which bytes of `want` count.
     mask: u32,
+    /// Which sides face a placed edge (an abbey's included), one bit per side: all four make a hole.
+    sides: u8,
 }
 
 /// A summary of one feature.
@@ -550,12 +552,13 @@ impl Board {
         let back = side.index() as u32 * 8;
         let cell = self.grid.at_mut(qi);
         let fs = if cell.frontier == 0 {
-            self.frontier.push(FrontierSpace { space: q, want: 0, mask: 0 });
+            self.frontier.push(FrontierSpace { space: q, want: 0, mask: 0, sides: 0 });
             cell.frontier = self.frontier.len() as u16;
             self.frontier.last_mut().expect("just pushed")
         } else {
             &mut self.frontier[cell.frontier as usize - 1]
         };
+        fs.sides |= 1 << side.index();
         if want != Edge::ANY {
             fs.want |= (want.0 as u32) << back;
             fs.mask |= 0xFF << back;
@@ -739,13 +742,13 @@ impl Board {
     /// Whether `s` is a hole: empty, and each of its four orthogonal neighbours presents an edge towards it
     /// (SPEC ABBEY-02; a neighbour whose half facing the hole is empty does not count, AMB-17).
     pub fn is_hole(&self, s: Space) -> bool {
-        self.grid.get(s).is_empty()
-            && Side::ALL.iter().all(|&d| self.grid.tile_at_side(s.step(d), d.opposite()) != EMPTY)
+        let cell = self.grid.get(s);
+        cell.is_empty() && cell.frontier != 0 && self.frontier[cell.frontier as usize - 1].sides == 0b1111
     }
 
     /// Every hole on the board, in frontier order.
     pub fn holes(&self) -> impl Iterator<Item = Space> + '_ {
-        self.frontier.iter().filter(|f| self.is_hole(f.space)).map(|f| f.space)
+        self.frontier.iter().filter(|f| f.sides == 0b1111).map(|f| f.space)
     }
 
     /// Whether tile `t` reaches corner `c` of its space: a square reaches all four, a triangle the three its sides
@@ -885,6 +888,20 @@ impl Board {
     /// # Errors
     /// A description of the first inconsistency.
     pub fn audit(&self, cat: &Catalogue) -> Result<(), String> {
+        // The frontier: each entry an empty space, its sides those facing a placed edge.
+        for (i, f) in self.frontier.iter().enumerate() {
+            let cell = self.grid.get(f.space);
+            if !cell.is_empty() || cell.frontier as usize != i + 1 {
+                return Err(format!("frontier entry {} is stale", f.space));
+            }
+            let sides = Side::ALL
+                .iter()
+                .filter(|&&d| self.grid.tile_at_side(f.space.step(d), d.opposite()) != EMPTY)
+                .fold(0u8, |acc, d| acc | 1 << d.index());
+            if sides != f.sides {
+                return Err(format!("frontier {} records sides {:04b}, the board shows {sides:04b}", f.space, f.sides));
+            }
+        }
         let n = self.nodes.len();
         let mut open = vec![0u32; n];
         for (t, pt) in self.tiles.iter().enumerate() {

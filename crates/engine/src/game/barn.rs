@@ -15,8 +15,14 @@ impl Game {
     fn barn_spot(&self, t: usize, c: Corner) -> Result<SegmentId, &'static str> {
         let cat = &self.config.catalogue;
         let s = self.board.tile(t).space;
+        // Cheap tests first: the new tile's own corner, then whether the other three spaces are filled.
+        self.board.field_corner(cat, t, c).ok_or("every tile corner there must be field")?;
+        let point = Board::corner_point(s, c);
+        if point[1..].iter().any(|&(q, _)| !self.board.is_filled(q)) {
+            return Err("four tiles must meet there");
+        }
         let gaps_allowed = self.config.rules.halflings_barn_gaps == crate::rules::HalflingsBarnGaps::Allowed;
-        for (q, cq) in Board::corner_point(s, c) {
+        for (q, cq) in point {
             let mut filled = false;
             let mut covered = false;
             for tq in self.board.tile_numbers_in(q) {
