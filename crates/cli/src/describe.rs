@@ -199,9 +199,10 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
     if !g.meeples().is_empty() {
         outln!(out, "meeples on the board:");
         for m in g.meeples() {
-            let (space, tile, segment) = g.describe_segment(m.segment);
+            let (_, tile, segment) = g.describe_segment(m.segment);
+            let at = g.tile_locator(g.board().segment_tile(m.segment).0);
             let fairy = if m.fairy { " (with the fairy)" } else { "" };
-            outln!(out, "  {} {} on {segment} of {tile} at {space}{fairy}", m.player, m.kind.name());
+            outln!(out, "  {} {} on {segment} of {tile} at {at}{fairy}", m.player, m.kind.name());
         }
     }
     if let Some(d) = g.dragon() {

@@ -105,13 +105,17 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
     }
 }
 
-/// One meeple: `{"player", "kind", "space", "tile", "segment"}`, plus `"fairy": true` for the fairy's.
+/// One meeple: `{"player", "kind", "space", "tile", "segment"}`, plus `"fairy": true` for the fairy's and
+/// `"corner"` on a triangle.
 pub fn meeple_json(g: &Game, m: &PlacedMeeple) -> Value {
     let (space, tile, segment) = g.describe_segment(m.segment);
     let mut v = json!({ "player": m.player.0, "kind": m.kind.name(), "space": space.to_string(), "tile": tile,
                         "segment": segment });
     if m.fairy {
         v["fairy"] = json!(true);
+    }
+    if let crate::board::Placement::Triangle(c) = g.board().tile(g.board().segment_tile(m.segment).0).placement {
+        v["corner"] = json!(c.name());
     }
     v
 }
