@@ -176,6 +176,13 @@ pub fn view_json(g: &Game, viewer: Player) -> Value {
         })
         .collect();
     let mine = g.decision().actor == Actor::Player(viewer);
+    // Whether another player's turn starts with a phase-1 choice or straight with the draw depends on whether their
+    // hidden triangles fit the board: others see only that the turn is starting.
+    let mut pending = pending_json(g);
+    if !mine && matches!(g.decision().kind, DecisionKind::Phase1 | DecisionKind::Draw) {
+        pending = json!({ "actor": g.active_player().to_string(), "player": g.active_player().0,
+                          "kind": "start_of_turn", "tile": Value::Null });
+    }
     let legal: Vec<String> =
         if mine { g.legal_actions().into_iter().map(|a| g.action_text(a)).collect() } else { Vec::new() };
     json!({
@@ -185,7 +192,7 @@ pub fn view_json(g: &Game, viewer: Player) -> Value {
         "turn": g.turn(),
         "stack": g.stack_len(),
         "game_over": g.is_over(),
-        "pending": pending_json(g),
+        "pending": pending,
         "legal": legal,
         "draft": ids(g.draft_pool()),
         "board": board,

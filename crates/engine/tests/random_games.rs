@@ -421,3 +421,25 @@ fn shuffle_hidden_keeps_what_the_viewer_knows() {
         h.audit().unwrap();
     }
 }
+
+#[test]
+fn a_players_view_hides_other_hands_and_how_their_turn_starts() {
+    use carcassonne::report::view_json;
+    let mut s = Setup::new(2);
+    s.sets = vec!["base".into(), "half".into()];
+    s.rules.set("modules.halflings", "true").unwrap();
+    s.hands = Some(vec![vec!["half/I4".into(), "half/I7".into()], vec!["half/II12".into()]]);
+    let g = Game::new(&s).unwrap();
+    // P1 holds placeable triangles: the turn starts with P1's phase-1 choice.
+    assert_eq!(g.decision().kind, carcassonne::DecisionKind::Phase1);
+    let mine = view_json(&g, carcassonne::Player(0));
+    assert_eq!(mine["players"][0]["hand"], serde_json::json!(["half/I4", "half/I7"]));
+    assert_eq!(mine["pending"]["kind"], "phase1");
+    assert!(!mine["legal"].as_array().unwrap().is_empty());
+    let theirs = view_json(&g, carcassonne::Player(1));
+    assert!(theirs["players"][0].get("hand").is_none(), "P1's triangles are hidden from P2");
+    assert_eq!(theirs["players"][0]["triangles"], 2);
+    assert_eq!(theirs["pending"]["kind"], "start_of_turn");
+    assert!(theirs["legal"].as_array().unwrap().is_empty());
+    assert!(!theirs.to_string().contains("half/I4"), "no trace of P1's hand");
+}

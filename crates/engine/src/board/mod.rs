@@ -733,6 +733,13 @@ impl Board {
         (c[0] != EMPTY && c.iter().all(|&t| t == c[0])).then_some(c[0] as usize)
     }
 
+    /// The tile on the neighbouring space across side `side` of `s` that presents its edge towards `s`, if any (a
+    /// triangle there only if one of its legs lies on that shared side).
+    pub fn tile_facing(&self, s: Space, side: Side) -> Option<usize> {
+        let t = self.grid.tile_at_side(s.step(side), side.opposite());
+        (t != EMPTY).then_some(t as usize)
+    }
+
     /// Tile numbers of the tiles on space `s`.
     pub fn tile_numbers_in(&self, s: Space) -> impl Iterator<Item = usize> + '_ {
         let c = self.grid.get(s).by_side;

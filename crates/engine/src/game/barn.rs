@@ -23,19 +23,24 @@ impl Game {
         }
         let gaps_allowed = self.config.rules.halflings_barn_gaps == crate::rules::HalflingsBarnGaps::Allowed;
         for (q, cq) in point {
-            let mut filled = false;
-            let mut covered = false;
+            let mut tiles = 0;
+            let mut lone_triangle = None;
             for tq in self.board.tile_numbers_in(q) {
-                filled = true;
+                tiles += 1;
+                if let crate::board::Placement::Triangle(r) = self.board.tile(tq).placement {
+                    lone_triangle = Some(r);
+                }
                 if self.board.covers_corner(tq, cq) {
-                    covered = true;
                     self.board.field_corner(cat, tq, cq).ok_or("every tile corner there must be field")?;
                 }
             }
-            if !filled {
+            if tiles == 0 {
                 return Err("four tiles must meet there");
             }
-            if !covered && !gaps_allowed {
+            // A lone triangle leaves an empty half, which touches every corner of the space but the triangle's right
+            // angle: the point is then not fully covered (HALF-15, "as if four square tiles").
+            let gap = tiles == 1 && lone_triangle.is_some_and(|r| r != cq);
+            if gap && !gaps_allowed {
                 return Err("a triangular gap touches that point (halflings.barn_gaps=forbidden)");
             }
         }

@@ -131,7 +131,8 @@ impl Game {
             // An abbey borders the feature edge to edge, in either direction.
             let o = cat.oriented(pt.kind, pt.placement.rotation());
             for side in Side::ALL {
-                let Some(n) = self.board.square_at(pt.space.step(side)) else { continue };
+                // The tile presenting an edge across this side: a square, an abbey, or a triangle's leg (HALF-15).
+                let Some(n) = self.board.tile_facing(pt.space, side) else { continue };
                 let nt = *self.board.tile(n);
                 let ndef = cat.def(nt.kind);
                 let no = cat.oriented(nt.kind, nt.placement.rotation());
