@@ -133,22 +133,20 @@ impl Game {
             return;
         }
         let cat = self.catalogue();
-        // Candidate spaces: empty spaces facing a placed edge, and half-filled spaces (for the complement).
-        let mut spaces: Vec<Space> = self.board.frontier().collect();
-        spaces.extend(
-            self.board
-                .tiles()
-                .iter()
-                .filter(|t| matches!(t.placement, Placement::Triangle(_)) && !self.board.is_full(t.space))
-                .map(|t| t.space),
-        );
-        spaces.sort_unstable_by_key(|s| (s.y, s.x));
-        spaces.dedup();
-        let mut kinds: Vec<TileKind> = hand.clone();
-        kinds.sort_unstable();
-        kinds.dedup();
-        for &k in &kinds {
-            for &s in &spaces {
+        // Candidate spaces: empty spaces facing a placed edge (the frontier), and half-filled spaces (for the
+        // complement; each holds exactly one tile, so none is visited twice). Nothing is collected: a playout
+        // allocates nothing here.
+        let half_filled = self
+            .board
+            .tiles()
+            .iter()
+            .filter(|t| matches!(t.placement, Placement::Triangle(_)) && !self.board.is_full(t.space))
+            .map(|t| t.space);
+        for (i, &k) in hand.iter().enumerate() {
+            if hand[..i].contains(&k) {
+                continue;
+            }
+            for s in self.board.frontier().chain(half_filled.clone()) {
                 for c in Corner::ALL {
                     if self.board.check(cat, k, s, Placement::Triangle(c)).is_ok() && f(k, s, c) {
                         return;
