@@ -21,14 +21,19 @@ impl Game {
         }
         // In the order the meeples were deployed; identical meeples once (a player has a handful of meeples, so
         // looking back over what is already listed costs nothing and allocates nothing).
-        let start = out.len();
-        for m in self.meeples.iter().filter(|m| m.player == self.active) {
-            let a = match self.config.rules.fairy_placement {
-                FairyPlacement::NextToMeeple => Action::MoveFairy(m.reference()),
-                FairyPlacement::OnTile => Action::MoveFairyTo(self.space_of(m.segment)),
-            };
-            if !out[start..].contains(&a) {
-                out.push(a);
+        let on_tile = self.config.rules.fairy_placement == FairyPlacement::OnTile;
+        for (i, m) in self.meeples.iter().enumerate() {
+            if m.player != self.active {
+                continue;
+            }
+            let earlier = &self.meeples[..i];
+            if on_tile {
+                let s = self.space_of(m.segment);
+                if !earlier.iter().any(|x| x.player == self.active && self.space_of(x.segment) == s) {
+                    out.push(Action::MoveFairyTo(s));
+                }
+            } else if !earlier.iter().any(|x| x.reference() == m.reference()) {
+                out.push(Action::MoveFairy(m.reference()));
             }
         }
     }
