@@ -38,16 +38,46 @@ const WORDS: &[&str] = &[
     "NE",
     "SW",
     "up",
+    "dragon",
+    "N",
+    "fairy",
+    "princess",
+    "portal",
+    "add",
+    "remove",
+    "pick",
+    "P1",
+    "P7",
+    "+fairy",
+    "A",
+    "B",
+    "knight",
+    "half/I4",
+    "half/I3",
+    "pd/2",
+    "1,0/NE",
+    "0,-1/SW",
+    "2,2/XX",
     "",
 ];
 
+/// Base, Abbey & Mayor, or every module (P&D, crop circles and Halflings too), by seed.
 fn setup(seed: u64) -> Setup {
     let mut s = Setup::new(2 + (seed % 3) as u8);
     s.seed = seed;
-    if seed.is_multiple_of(2) {
-        s.sets = vec!["base".into(), "am".into()];
-        for m in ["abbey", "mayor", "wagon", "barn"] {
-            s.rules.set(&format!("modules.{m}"), "true").unwrap();
+    match seed % 3 {
+        0 => {}
+        1 => {
+            s.sets = vec!["base".into(), "am".into()];
+            for m in ["abbey", "mayor", "wagon", "barn"] {
+                s.rules.set(&format!("modules.{m}"), "true").unwrap();
+            }
+        }
+        _ => {
+            s.sets = ["base", "am", "pd", "cc", "half"].map(String::from).to_vec();
+            for m in carcassonne::rules::Modules::NAMES {
+                s.rules.set(&format!("modules.{m}"), "true").unwrap();
+            }
         }
     }
     s
