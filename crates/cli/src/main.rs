@@ -60,7 +60,7 @@ enum Command {
     },
     /// Show the tile catalogue with counts.
     Tiles {
-        /// Only this set (base, pd, cc, am, or a long name such as abbey-mayor).
+        /// Only this set (base, pd, cc, am, half, or a long name such as abbey-mayor or halflings).
         #[arg(long)]
         set: Option<String>,
         /// Load and check a tile-set file of your own instead (docs/tile-format.md).
@@ -72,7 +72,8 @@ enum Command {
     },
     /// Play games of uniformly random legal actions and report speed and score statistics.
     Selfplay(play::SelfplayArgs),
-    /// Measure the engine: random 2-player base games per second (one thread), state size and clone time.
+    /// Measure the engine: random 2-player games per second (one thread; base, or with --expansions every set too),
+    /// state size and clone time.
     Bench(bench::BenchArgs),
     /// List every rule option with its values (the default first).
     Rules,
