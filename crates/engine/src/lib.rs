@@ -24,6 +24,24 @@
 //! assert_eq!(game.scores().len(), 2);
 //! assert_eq!(game.stack_len(), 0);
 //! ```
+//!
+//! # Expansions
+//! Each expansion mechanism is a module a setup switches on by name (SPEC §V); its tiles come with its set:
+//! ```
+//! use carcassonne::{Game, Setup};
+//! use rand::SeedableRng;
+//!
+//! let mut setup = Setup::new(3);
+//! setup.sets = ["base", "am", "pd", "cc", "half"].map(String::from).to_vec();
+//! for m in carcassonne::rules::Modules::NAMES {
+//!     setup.rules.set(&format!("modules.{m}"), "true").unwrap();
+//! }
+//! setup.rules.set("dragon.move_timing", "after_scoring").unwrap(); // VAR-06
+//! let mut game = Game::new(&setup).unwrap();
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+//! game.play_random(&mut rng, &mut Vec::new());
+//! assert!(game.is_over());
+//! ```
 #![deny(missing_docs)]
 
 pub mod action;
