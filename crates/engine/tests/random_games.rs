@@ -246,15 +246,27 @@ fn princess_dragon(players: u8, seed: u64, with_am: bool) -> Setup {
     s
 }
 
+/// Set each option to one of two values, the choice flipping every `k` seeds, so every value gets played.
+fn vary(s: &mut Setup, seed: u64, options: &[(&str, u64, &str, &str)]) {
+    for &(key, k, a, b) in options {
+        s.rules.set(key, if (seed / k).is_multiple_of(2) { a } else { b }).unwrap();
+    }
+}
+
 /// Every P&D option (VAR-06..09, VAR-11, VAR-12) takes each of its values across the seeds.
 fn vary_pd_options(s: &mut Setup, seed: u64) {
-    let pick = |k: u64, a: &'static str, b: &'static str| if (seed / k).is_multiple_of(2) { a } else { b };
-    s.rules.set("dragon.move_timing", pick(1, "before_scoring", "after_scoring")).unwrap();
-    s.rules.set("princess.removal", pick(2, "optional", "mandatory")).unwrap();
-    s.rules.set("fairy.placement", pick(3, "next_to_meeple", "on_tile")).unwrap();
-    s.rules.set("dragon.early_dragon_tile", pick(5, "set_aside_then_reshuffle", "return_and_redraw")).unwrap();
-    s.rules.set("fairy.bonus_mode", pick(7, "standard", "house_five")).unwrap();
-    s.rules.set("fairy.blocks_dragon", pick(11, "true", "false")).unwrap();
+    vary(
+        s,
+        seed,
+        &[
+            ("dragon.move_timing", 1, "before_scoring", "after_scoring"),
+            ("princess.removal", 2, "optional", "mandatory"),
+            ("fairy.placement", 3, "next_to_meeple", "on_tile"),
+            ("dragon.early_dragon_tile", 5, "set_aside_then_reshuffle", "return_and_redraw"),
+            ("fairy.bonus_mode", 7, "standard", "house_five"),
+            ("fairy.blocks_dragon", 11, "true", "false"),
+        ],
+    );
 }
 
 #[test]
@@ -304,19 +316,29 @@ fn each_princess_and_dragon_module_alone() {
 
 /// Both readings of VAR-13 and VAR-14 across the seeds.
 fn vary_crop_options(s: &mut Setup, seed: u64) {
-    s.rules
-        .set("crop.add_scope", if seed.is_multiple_of(2) { "same_tile_same_segment" } else { "any_tile_of_feature" })
-        .unwrap();
-    s.rules.set("crop.action_a_mandatory", if (seed / 2).is_multiple_of(2) { "false" } else { "true" }).unwrap();
+    vary(
+        s,
+        seed,
+        &[
+            ("crop.add_scope", 1, "same_tile_same_segment", "any_tile_of_feature"),
+            ("crop.action_a_mandatory", 2, "false", "true"),
+        ],
+    );
+}
+
+/// Base plus one set with its module, 2 to 6 players by seed.
+fn base_and(set: &str, module: &str, seed: u64, game_seed: u64) -> Setup {
+    let mut s = Setup::new(2 + (seed % 5) as u8);
+    s.seed = game_seed;
+    s.sets = vec!["base".into(), set.into()];
+    s.rules.set(&format!("modules.{module}"), "true").unwrap();
+    s
 }
 
 #[test]
 fn crop_circle_games_keep_every_invariant() {
     for seed in 0..200u64 {
-        let mut s = Setup::new(2 + (seed % 5) as u8);
-        s.seed = seed * 7 + 2;
-        s.sets = vec!["base".into(), "cc".into()];
-        s.rules.set("modules.crop_circles", "true").unwrap();
+        let mut s = base_and("cc", "crop_circles", seed, seed * 7 + 2);
         vary_crop_options(&mut s, seed);
         let g = play_checked(&s, seed, seed % 40 == 0);
         assert_eq!(g.board().tiles().len() + g.discarded(), 78);
@@ -356,23 +378,25 @@ fn spaces_hold_complementary_pairs(g: &Game) {
 fn vary_halflings_options(s: &mut Setup, seed: u64) {
     let scoring = ["jan2021", "oct2015", "c2_2020", "c1_2014"];
     s.rules.set("halflings.scoring", scoring[(seed % 4) as usize]).unwrap();
-    let pick = |k: u64, a: &'static str, b: &'static str| if (seed / k).is_multiple_of(2) { a } else { b };
-    s.rules.set("halflings.include_symbol_tiles", pick(2, "true", "false")).unwrap();
-    s.rules.set("halflings.endgame", pick(3, "continue_until_no_placement", "end_after_last_regular_tile")).unwrap();
-    s.rules.set("halflings.hill_tiebreak", pick(5, "at_least_one_on_hill", "count_on_hill")).unwrap();
-    s.rules.set("halflings.setup", pick(7, "random_deal", "draft")).unwrap();
-    s.rules.set("halflings.barn_gaps", pick(11, "forbidden", "allowed")).unwrap();
-    s.rules.set("halflings.crop_mode", pick(13, "german", "english")).unwrap();
     s.rules.set("halflings.tiles_per_player", ["3", "1", "5"][(seed % 3) as usize]).unwrap();
+    vary(
+        s,
+        seed,
+        &[
+            ("halflings.include_symbol_tiles", 2, "true", "false"),
+            ("halflings.endgame", 3, "continue_until_no_placement", "end_after_last_regular_tile"),
+            ("halflings.hill_tiebreak", 5, "at_least_one_on_hill", "count_on_hill"),
+            ("halflings.setup", 7, "random_deal", "draft"),
+            ("halflings.barn_gaps", 11, "forbidden", "allowed"),
+            ("halflings.crop_mode", 13, "german", "english"),
+        ],
+    );
 }
 
 #[test]
 fn halflings_games_keep_every_invariant() {
     for seed in 0..250u64 {
-        let mut s = Setup::new(2 + (seed % 5) as u8);
-        s.seed = seed * 23 + 9;
-        s.sets = vec!["base".into(), "half".into()];
-        s.rules.set("modules.halflings", "true").unwrap();
+        let mut s = base_and("half", "halflings", seed, seed * 23 + 9);
         vary_halflings_options(&mut s, seed);
         let g = play_checked(&s, seed, seed % 50 == 0);
         let triangles = if s.rules.halflings_include_symbol_tiles { 24 } else { 20 };

@@ -36,12 +36,7 @@ fn check(path: &std::path::Path) -> Result<(), String> {
     }
     let r = replay.map_err(|e| format!("replay failed: {e}"))?;
     let g = &r.game;
-    let cmp = |what: &str, got: Value| -> Result<(), String> {
-        match expect.get(what) {
-            Some(want) if *want != got => Err(format!("{what}: expected {want}, got {got}")),
-            _ => Ok(()),
-        }
-    };
+    let cmp = |what: &str, got: Value| compare(expect, what, got);
     cmp("scores", serde_json::json!(g.scores()))?;
     cmp("supply", serde_json::json!(g.supply()))?;
     cmp("game_over", Value::Bool(g.is_over()))?;
@@ -99,12 +94,7 @@ fn checkpoint(record: &Record, cp: &Value) -> Result<(), String> {
             }
         }
     }
-    let cmp = |what: &str, got: Value| -> Result<(), String> {
-        match cp.get(what) {
-            Some(want) if *want != got => Err(format!("{what}: expected {want}, got {got}")),
-            _ => Ok(()),
-        }
-    };
+    let cmp = |what: &str, got: Value| compare(cp, what, got);
     cmp("scores", serde_json::json!(g.scores()))?;
     cmp("supply", serde_json::json!(g.supply()))?;
     cmp("meeples", serde_json::json!(g.meeples().len()))?;
@@ -114,6 +104,14 @@ fn checkpoint(record: &Record, cp: &Value) -> Result<(), String> {
         check_legal(g, legal)?;
     }
     Ok(())
+}
+
+/// Compare one value with the expectation's key `what`, if the expectation gives it.
+fn compare(expect: &Value, what: &str, got: Value) -> Result<(), String> {
+    match expect.get(what) {
+        Some(want) if *want != got => Err(format!("{what}: expected {want}, got {got}")),
+        _ => Ok(()),
+    }
 }
 
 fn check_legal(g: &carcassonne::Game, legal: &Value) -> Result<(), String> {
