@@ -11,8 +11,9 @@ use crate::setup::{Setup, SetupError};
 /// The record format's name and version.
 pub const RECORD_FORMAT: &str = "carcassonne-record/1";
 
-/// A game record.
+/// A game record. Unknown keys are errors, so a misspelt `actions` cannot pass as an empty game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     /// Always [`RECORD_FORMAT`].
     #[serde(default = "format_name")]

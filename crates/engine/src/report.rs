@@ -84,7 +84,7 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
         }
         Event::Scored(s) => {
             let (space, tile, segment) = g.describe_segment(s.at);
-            json!({
+            let mut v = json!({
                 "action": action,
                 "type": "scored",
                 "when": match s.when { ScoreTime::Turn => "turn", ScoreTime::Final => "final" },
@@ -100,7 +100,11 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
                 "space": space.to_string(),
                 "tile": tile,
                 "segment": segment,
-            })
+            });
+            if let crate::board::Placement::Triangle(c) = g.board().tile(g.board().segment_tile(s.at).0).placement {
+                v["corner"] = json!(c.name());
+            }
+            v
         }
     }
 }

@@ -13,7 +13,7 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum RuleError {
     /// No option has this key.
-    #[error("unknown rule option `{0}` (see `carc rules` or docs/rules.md for the list)")]
+    #[error("unknown rule option `{0}` (`carc rules` lists them all)")]
     UnknownKey(String),
     /// The value is not one of the option's values.
     #[error("rule option `{key}` cannot be `{value}`; use one of: {allowed}")]

@@ -333,6 +333,17 @@ impl Setup {
                     }
                     out.push(v);
                 }
+                // No triangle in more copies than the sets have.
+                for k in catalogue.kinds().filter(|&k| is_triangle(k)) {
+                    let dealt = out.iter().flatten().filter(|&&x| x == k).count();
+                    if dealt > catalogue.def(k).count as usize {
+                        return Err(SetupError::Hands(format!(
+                            "`{}` is dealt {dealt} times but the sets have {} of it",
+                            catalogue.def(k).id,
+                            catalogue.def(k).count
+                        )));
+                    }
+                }
                 Some(out)
             }
         };

@@ -114,3 +114,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_record_with_an_unknown_key_is_refused() {
+    let json = r#"{"format": "carcassonne-record/1", "setup": {"players": 2}, "action": ["draw base/U"]}"#;
+    assert!(Record::from_json(json).is_err(), "a misspelt `actions` must not pass as an empty game");
+}
+
+#[test]
+fn forced_hands_respect_the_number_of_copies() {
+    let mut s = Setup::new(2);
+    s.sets = vec!["base".into(), "half".into()];
+    s.rules.set("modules.halflings", "true").unwrap();
+    s.hands = Some(vec![vec!["half/I4".into()], vec!["half/I4".into()]]);
+    let e = s.prepare().unwrap_err().to_string();
+    assert!(e.contains("half/I4"), "{e}");
+    s.hands = Some(vec![vec!["half/I4".into()], vec!["half/I5".into()]]);
+    assert!(s.prepare().is_ok());
+    s.hands = Some(vec![vec!["half/I4".into()]]);
+    assert!(s.prepare().is_err(), "one hand per player");
+}

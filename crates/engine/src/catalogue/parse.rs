@@ -35,7 +35,7 @@ pub enum CatalogueError {
         message: String,
     },
     /// No built-in set has this name.
-    #[error("unknown tile set `{0}` (built-in sets: base, pd, cc, am)")]
+    #[error("unknown tile set `{0}` (built-in sets: base, am, pd, cc, half)")]
     UnknownSet(String),
 }
 
