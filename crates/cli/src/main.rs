@@ -95,7 +95,8 @@ pub(crate) struct SetupArgs {
     players: u8,
     /// Tile sets in play, comma-separated (base, am, pd, cc, half). With `am`, the abbey, mayor, wagon and barn
     /// modules are switched on, with `pd` the dragon, fairy, princess and portal, with `cc` the crop circles, with
-    /// `half` the Halflings (provisional triangles), unless a --rule modules.… says otherwise.
+    /// `half` the Halflings (provisional triangles), unless any --rule modules.… is given: then only the modules
+    /// named by rules are on.
     #[arg(long, value_delimiter = ',', default_value = "base")]
     sets: Vec<String>,
     /// A rule option, KEY=VALUE (repeatable), e.g. --rule base.tiny_city_points=two. See `carc rules`.

@@ -124,6 +124,11 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<String> {
             outln!(out, "  P{}: mean score {:.2}, win share {:.3}", p + 1, mean[p], wins[p] / g);
         }
         outln!(out, "  scores from {min} to {max}; {:.3} tiles discarded per game", discarded as f64 / g);
+        if setup.rules.modules.halflings
+            && setup.sets.iter().any(|x| carcassonne::catalogue::canonical_set_id(x) == Some("half"))
+        {
+            outln!(out, "  note: the `half` triangles are provisional layouts (`carc tiles --set half`)");
+        }
     }
     Ok(out)
 }

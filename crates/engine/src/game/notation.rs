@@ -188,7 +188,7 @@ impl Game {
             }
             _ => Err(err("expected `draw TILE`, `place TILE X,Y rN|CORNER`, `pick TILE`, `meeple|mayor|wagon SEGMENT`, `barn CORNER`, \
                  `wagon X,Y SEGMENT`, `portal KIND X,Y SEGMENT`, `princess MEEPLE`, `fairy MEEPLE`, `fairy X,Y`, \
-                 `dragon SIDE`, `crop A|B`, `add KIND X,Y SEGMENT`, `remove MEEPLE` or `pass`"
+                 `dragon SIDE`, `crop A|B`, `crop ROLE [A|B]`, `add KIND X,Y SEGMENT`, `remove MEEPLE` or `pass`"
                 .into())),
         }
     }
