@@ -150,6 +150,9 @@ fn needed_module(d: &TileDef, m: crate::rules::Modules) -> Option<&'static str> 
     checks.into_iter().find(|&(_, on, has)| has && !on).map(|(name, _, _)| name)
 }
 
+/// Triangles per player, in seat order.
+pub type Hands = Vec<Vec<TileKind>>;
+
 /// A validated setup, shared by every game started from it.
 #[derive(Debug)]
 pub struct GameConfig {
@@ -172,7 +175,7 @@ pub struct GameConfig {
     /// The triangles handed out with the Halflings module (HALF-03, VAR-17), one entry per copy, before the deal.
     pub triangles: Vec<TileKind>,
     /// Forced hands (`Setup::hands`), resolved.
-    pub hands: Option<Vec<Vec<TileKind>>>,
+    pub hands: Option<Hands>,
 }
 
 impl Setup {
@@ -295,8 +298,7 @@ impl Setup {
 
     /// The triangles of the Halflings module: every triangle copy of the sets in play, without the symbol triangles
     /// unless VAR-17 says so (HALF-03); and the forced hands, if any.
-    #[allow(clippy::type_complexity)]
-    fn triangles(&self, catalogue: &Catalogue) -> Result<(Vec<TileKind>, Option<Vec<Vec<TileKind>>>), SetupError> {
+    fn triangles(&self, catalogue: &Catalogue) -> Result<(Vec<TileKind>, Option<Hands>), SetupError> {
         let on = self.rules.modules.halflings;
         let is_triangle = |k: TileKind| catalogue.def(k).shape == Shape::Triangle;
         if !on {

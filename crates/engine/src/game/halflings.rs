@@ -252,12 +252,16 @@ impl Game {
         }
     }
 
+    /// The tiles of the 3×3 block of spaces around `space` (HALF-10: areas are counted in spaces).
+    fn block_tiles(&self, space: Space) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(space).chain(space.neighbourhood()).flat_map(|q| self.board.tile_numbers_in(q))
+    }
+
     /// A monastery's value (BASE-08, HALF-12/13, VAR-16): 1 per filled space in its 3×3 block; under `oct2015`, 1
     /// per tile there.
     pub(super) fn monastery_count(&self, space: Space) -> u32 {
         if self.halflings_on() && self.config.rules.halflings_scoring == HalflingsScoring::Oct2015 {
-            let block = std::iter::once(space).chain(space.neighbourhood());
-            block.map(|q| self.board.tile_numbers_in(q).count() as u32).sum()
+            self.block_tiles(space).count() as u32
         } else {
             1 + self.board.filled_neighbours(space)
         }
@@ -268,9 +272,7 @@ impl Game {
         if !self.halflings_on() {
             return 0;
         }
-        let block = std::iter::once(space).chain(space.neighbourhood());
-        block
-            .flat_map(|q| self.board.tile_numbers_in(q).collect::<Vec<_>>())
+        self.block_tiles(space)
             .filter(|&t| self.catalogue().def(self.board.tile(t).kind).has_symbol(Symbol::Vineyard))
             .count() as u32
     }

@@ -17,21 +17,20 @@ impl Game {
         self.catalogue().def(pt.kind).has_symbol(Symbol::Portal).then_some(pt.first_segment)
     }
 
-    /// Why no meeple may go through the portal onto `seg`, if none may (PORTAL-02, -04, -05, -06, DRAGON-05).
+    /// Why no meeple may go through the portal onto `seg`, if none may (PORTAL-02, -04, -05, -06, DRAGON-05). The
+    /// listing and the check both ask this, so they cannot disagree.
     fn portal_block(&self, seg: SegmentId) -> Option<&'static str> {
-        let kind = self.board.kind(seg);
-        let (meeples, barns) = self.board.occupancy(seg);
-        if kind == SegmentKind::Crop {
-            Some("a crop circle is never occupied")
-        } else if meeples != 0 || barns != 0 {
-            Some("that feature is occupied")
-        } else if self.board.is_complete(seg) {
-            Some("that feature is complete")
-        } else if self.on_dragon(seg) {
-            Some("the dragon stands on that space")
-        } else {
-            None
+        if self.board.kind(seg) == SegmentKind::Crop {
+            return Some("a crop circle is never occupied");
         }
+        if !self.board.is_free_and_open(seg) {
+            return Some(if self.board.is_complete(seg) {
+                "that feature is complete"
+            } else {
+                "that feature is occupied"
+            });
+        }
+        self.on_dragon(seg).then_some("the dragon stands on that space")
     }
 
     /// Every segment of an earlier tile the portal reaches, with every follower that may stand there (PORTAL-03).
@@ -43,23 +42,12 @@ impl Game {
         if kinds.is_empty() {
             return;
         }
-        // The segments on the dragon's space, as a range of ids per tile there.
-        let mut dragon_ranges = [(0u16, 0u16); 2];
-        if let Some(d) = self.dragon {
-            for (slot, t) in dragon_ranges.iter_mut().zip(self.board.tile_numbers_in(d)) {
-                let pt = self.board.tile(t);
-                *slot = (pt.first_segment, pt.first_segment + self.catalogue().def(pt.kind).segments.len() as u16);
-            }
-        }
         for s in 0..reach {
-            if dragon_ranges.iter().any(|&(a, b)| (a..b).contains(&s)) {
-                continue;
-            }
             let seg = SegmentId(s);
-            let kind = self.board.kind(seg);
-            if kind == SegmentKind::Crop || !self.board.is_free_and_open(seg) {
+            if self.portal_block(seg).is_some() {
                 continue;
             }
+            let kind = self.board.kind(seg);
             for &m in &kinds {
                 if m.may_stand_on(kind) {
                     out.push(Action::Portal { meeple: m, segment: seg });
