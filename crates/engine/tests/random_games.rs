@@ -467,3 +467,35 @@ fn a_players_view_hides_other_hands_and_how_their_turn_starts() {
     assert!(theirs["legal"].as_array().unwrap().is_empty());
     assert!(!theirs.to_string().contains("half/I4"), "no trace of P1's hand");
 }
+
+#[test]
+fn shuffle_hidden_depends_only_on_what_the_viewer_sees() {
+    let p = |i: u8| carcassonne::Player(i);
+    let setup = |seed: u64, theirs: &[&str]| {
+        let mut s = Setup::new(2);
+        s.sets = vec!["base".into(), "half".into()];
+        s.rules.set("modules.halflings", "true").unwrap();
+        s.seed = seed;
+        s.hands = Some(vec![vec!["half/I4".into()], theirs.iter().map(|t| t.to_string()).collect()]);
+        Game::new(&s).unwrap()
+    };
+    // The same table and the same hand for P1; another stack order and another hidden hand for P2.
+    let a = setup(1, &["half/II12", "half/I7"]);
+    let b = setup(2, &["half/I2", "half/II3"]);
+    assert_ne!(a.next_draw(), b.next_draw(), "the seeds give different stacks");
+    for r in 0..5 {
+        let (mut x, mut y) = (a.clone(), b.clone());
+        x.shuffle_hidden(p(0), &mut ChaCha8Rng::seed_from_u64(r));
+        y.shuffle_hidden(p(0), &mut ChaCha8Rng::seed_from_u64(r));
+        assert_eq!(x.chance_outcomes(), y.chance_outcomes());
+        assert_eq!(x.hand(p(1)), y.hand(p(1)), "P2's hand is re-dealt the same way");
+        assert_eq!(x.hand(p(0)), a.hand(p(0)), "P1 keeps their own hand");
+        let mut buf = Vec::new();
+        let mut rng_x = ChaCha8Rng::seed_from_u64(9);
+        let mut rng_y = ChaCha8Rng::seed_from_u64(9);
+        x.play_random(&mut rng_x, &mut buf);
+        y.play_random(&mut rng_y, &mut buf);
+        assert_eq!(x.scores(), y.scores(), "the determinized games play out the same");
+        assert_eq!(x.board(), y.board());
+    }
+}

@@ -279,17 +279,33 @@ impl Game {
 }
 
 impl Game {
-    /// Re-sample what `viewer` cannot see, for determinization in search: the order of the stack, and (after a
-    /// random deal) the other players' triangles, drawn again from every triangle `viewer` has not seen (the
-    /// others' hands and the undealt ones). Hand sizes stay as they are. Drafted hands are public and stay.
+    /// Re-sample what `viewer` cannot see, for determinization in search: the order of the stack (pooled with any
+    /// tiles lying face down under a hill, HALF-18, since the viewer knows only which tiles those are together), the
+    /// game's generator for later in-game shuffles, and (after a random deal) the other players' triangles, drawn
+    /// again from every triangle `viewer` has not seen (the others' hands and the undealt ones). Hand sizes stay as
+    /// they are. Drafted hands are public and stay.
+    ///
+    /// The result depends only on what `viewer` can see and on `rng`: every hidden pool is put in a canonical order
+    /// before it is shuffled, so two games that look the same to `viewer` but differ in hidden contents (another
+    /// seed, say) give the same determinization for the same generator.
     pub fn shuffle_hidden(&mut self, viewer: Player, rng: &mut impl rand::Rng) {
-        self.stack.shuffle(rng);
+        let cfg = std::sync::Arc::clone(&self.config);
+        let is_triangle = |k: &TileKind| cfg.catalogue.def(*k).shape == Shape::Triangle;
+        let mut pool: Vec<TileKind> = self.out_of_play.iter().copied().filter(|k| !is_triangle(k)).collect();
+        let under = pool.len();
+        if under > 0 {
+            self.out_of_play.retain(is_triangle);
+        }
+        pool.append(&mut self.stack);
+        pool.sort_unstable();
+        pool.shuffle(rng);
+        self.out_of_play.extend(pool.drain(..under));
+        self.stack = pool;
+        self.rng = rng.random();
         if !self.halflings_on() || self.config.rules.halflings_setup == HalflingsSetup::Draft {
             return;
         }
         let n = self.players();
-        let cat = std::sync::Arc::clone(&self.config);
-        let is_triangle = |k: &TileKind| cat.catalogue.def(*k).shape == Shape::Triangle;
         let mut pool: Vec<TileKind> = self.out_of_play.iter().copied().filter(is_triangle).collect();
         self.out_of_play.retain(|k| !is_triangle(k));
         let mut sizes = [0usize; MAX_PLAYERS];
@@ -297,6 +313,7 @@ impl Game {
             sizes[p] = self.hands[p].len();
             pool.append(&mut self.hands[p]);
         }
+        pool.sort_unstable();
         pool.shuffle(rng);
         for p in (0..n).filter(|&p| p != viewer.index()) {
             let at = pool.len() - sizes[p];
