@@ -10,6 +10,7 @@ macro_rules! outln {
     }};
 }
 
+mod arena;
 mod bench;
 mod describe;
 mod play;
@@ -77,6 +78,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// List every rule option with its values (the default first).
     Rules,
+    /// Play games between bots and report wins with 95% intervals, scores, margins, Elo differences and speed.
+    Arena(arena::ArenaArgs),
     /// Count the paths of legal decisions from the end of a record (chance takes the top of the stack).
     Perft {
         /// The record (JSON); `-` reads standard input.
@@ -165,6 +168,7 @@ fn run(cli: Cli) -> Result<String> {
         Command::Tiles { set, file, json } => tiles::tiles(set.as_deref(), file.as_deref(), json),
         Command::Selfplay(a) => play::selfplay(&a),
         Command::Bench(a) => bench::bench(&a),
+        Command::Arena(a) => arena::arena(&a),
         Command::Perft { file, depth } => {
             let r = read_record(&file)?.replay()?;
             let mut out = String::new();

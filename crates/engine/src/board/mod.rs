@@ -709,6 +709,12 @@ impl Board {
         n.meeples == 0 && n.barns == 0 && !n.complete
     }
 
+    /// Open ends of the road or city of `s` (0 once it is complete), with one walk to its root.
+    #[inline]
+    pub fn open_ends(&self, s: SegmentId) -> u16 {
+        self.nodes[self.root(s).0 as usize].open
+    }
+
     /// Pennants in the city of `s` (SPEC MAYOR-03).
     #[inline]
     pub fn pennants_of(&self, s: SegmentId) -> u8 {

@@ -1,0 +1,275 @@
+//! The static evaluation: what each player can expect to hold at the end of the game, from what is on the table now.
+//!
+//! For every player: the points already scored, plus, for each open feature the player leads (alone or tied), the
+//! points it should bring — weighted by the chance that it is completed with the tiles still to come — plus the
+//! value of the followers still in the supply (a follower is worth more while many tiles remain), and small values
+//! for figures still to be played (the fairy's turn points, an unplayed abbey, triangles in hand).
+//!
+//! It reads only what every player can see: the table, the scores, the supplies and how many tiles are left.
+//! Nothing here looks at the order of the stack or at anyone's triangles.
+
+use carcassonne::action::MeepleKind;
+use carcassonne::board::SegmentId;
+use carcassonne::game::MAX_PLAYERS;
+use carcassonne::{Game, Player, SegmentKind};
+
+/// The evaluation's constants. The defaults were tuned by arena runs (`carc arena`); see the crate's README.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// How hard an open end is to close: with `t` own turns left, each end closes with chance `t / (t + close)`.
+    pub close: f32,
+    /// Tiles a road or city is expected to grow by per open end on its way to completion.
+    pub growth: f32,
+    /// Turns to fill a monastery's empty neighbour: each fills with chance `t / (t + fill)`.
+    pub fill: f32,
+    /// A follower in the supply with many tiles left, in points (the first few followers).
+    pub follower: f32,
+    /// Followers in supply beyond this many count half.
+    pub followers_full: u8,
+    /// Own turns left below which a follower in supply loses value linearly.
+    pub follower_ramp: f32,
+    /// A triangle in hand, in points.
+    pub triangle: f32,
+    /// An unplayed abbey, in points.
+    pub abbey: f32,
+    /// The barn in supply, in points (while tiles remain).
+    pub barn: f32,
+    /// How much of the best opponent (rather than the mean of the others) counts in a player's margin, 0..=1.
+    pub best_opponent: f32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            close: 1.5,
+            growth: 0.6,
+            fill: 6.0,
+            follower: 2.0,
+            followers_full: 3,
+            follower_ramp: 6.0,
+            triangle: 2.5,
+            abbey: 3.0,
+            barn: 2.0,
+            best_opponent: 0.5,
+        }
+    }
+}
+
+/// Every player's expected final points, by seat (entries past the player count are 0).
+pub type Points = [f32; MAX_PLAYERS];
+
+/// A feature with followers on it, gathered once per evaluation.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    root: SegmentId,
+    strength: [u16; MAX_PLAYERS],
+    followers: [u8; MAX_PLAYERS],
+    fairy: Option<Player>,
+}
+
+/// Reusable scratch space for [`Evaluator::points`], so evaluations do not allocate.
+#[derive(Clone, Debug, Default)]
+pub struct Evaluator {
+    /// The constants.
+    pub weights: Weights,
+    held: Vec<Held>,
+    cities: Vec<SegmentId>,
+}
+
+impl Evaluator {
+    /// An evaluator with these constants.
+    pub fn new(weights: Weights) -> Evaluator {
+        Evaluator { weights, held: Vec::with_capacity(48), cities: Vec::with_capacity(16) }
+    }
+
+    /// Each player's expected final points. Once the game is over, the final scores.
+    pub fn points(&mut self, game: &Game) -> Points {
+        let n = game.players();
+        let mut out = [0f32; MAX_PLAYERS];
+        for (p, s) in game.scores().iter().enumerate() {
+            out[p] = *s as f32;
+        }
+        if game.is_over() {
+            return out;
+        }
+        let w = self.weights;
+        let board = game.board();
+        // Own turns left: the tiles left shared among the players (END-02 turns with held tiles add a little).
+        let turns = game.stack_len() as f32 / n as f32;
+        let close = turns / (turns + w.close);
+        let fill = turns / (turns + w.fill);
+        let follower = w.follower * (turns / w.follower_ramp).min(1.0);
+
+        self.held.clear();
+        for m in game.meeples() {
+            let root = board.root(m.segment);
+            let i = match self.held.iter().position(|h| h.root == root) {
+                Some(i) => i,
+                None => {
+                    self.held.push(Held { root, strength: [0; MAX_PLAYERS], followers: [0; MAX_PLAYERS], fairy: None });
+                    self.held.len() - 1
+                }
+            };
+            let h = &mut self.held[i];
+            h.strength[m.player.index()] +=
+                if m.kind == MeepleKind::Mayor { board.pennants_of(root) as u16 } else { 1 };
+            h.followers[m.player.index()] += 1;
+            if m.fairy {
+                h.fairy = Some(m.player);
+            }
+        }
+        let tiny_two = game.rules().tiny_city_points == carcassonne::rules::TinyCityPoints::Two;
+        for hi in 0..self.held.len() {
+            let h = self.held[hi];
+            let kind = board.kind(h.root);
+            // The feature's expected points, and the chance it completes (its followers then come home).
+            let (value, complete) = match kind {
+                SegmentKind::Road | SegmentKind::City => {
+                    let open = board.open_ends(h.root) as f32;
+                    let p = close.powf(open);
+                    let (tiles, _) = board.tiles_and_spaces(h.root);
+                    let grown = tiles as f32 + w.growth * open;
+                    let v = if kind == SegmentKind::Road {
+                        p * grown + (1.0 - p) * tiles as f32
+                    } else {
+                        let pen = board.pennants_of(h.root) as f32;
+                        let done =
+                            if tiny_two && tiles == 2 && open == 1.0 { grown + pen } else { 2.0 * (grown + pen) };
+                        p * done + (1.0 - p) * (tiles as f32 + pen)
+                    };
+                    (v, p)
+                }
+                SegmentKind::Monastery => {
+                    let (t, _) = board.segment_tile(h.root);
+                    let filled = 1 + board.filled_neighbours(board.tile(t).space);
+                    let empty = 9u32.saturating_sub(filled) as f32;
+                    (filled as f32 + empty * fill, fill.powf(empty))
+                }
+                SegmentKind::Field => (3.0 * self.field_cities(game, h.root, close), 0.0),
+                SegmentKind::Crop => (0.0, 0.0),
+            };
+            let best = *h.strength.iter().max().expect("players");
+            if best > 0 {
+                for p in 0..n {
+                    if h.strength[p] == best {
+                        out[p] += value;
+                    }
+                }
+            }
+            for p in 0..n {
+                out[p] += complete * follower * h.followers[p] as f32;
+            }
+            if let Some(f) = h.fairy {
+                // The fairy's bonus when this feature is scored (FAIRY-06), if its meeple's owner takes part.
+                if h.strength[f.index()] == best && best > 0 {
+                    out[f.index()] += 3.0;
+                }
+                // Its point at the start of each of the owner's turns (FAIRY-04), while its meeple stays.
+                out[f.index()] += turns * (1.0 - complete * 0.5);
+            }
+        }
+        // Barns: 4 per completed city for the players with the most barns in the field (BARN-07).
+        let barns = game.barns();
+        for (i, b) in barns.iter().enumerate() {
+            let root = board.root(b.segment);
+            if barns[..i].iter().any(|x| board.root(x.segment) == root) {
+                continue;
+            }
+            let mut count = [0u8; MAX_PLAYERS];
+            for x in barns.iter().filter(|x| board.root(x.segment) == root) {
+                count[x.player.index()] += 1;
+            }
+            let best = *count.iter().max().expect("players");
+            let v = 4.0 * self.field_cities(game, root, close);
+            for p in 0..n {
+                if count[p] == best {
+                    out[p] += v;
+                }
+            }
+        }
+        for (p, o) in out.iter_mut().enumerate().take(n) {
+            let pl = Player(p as u8);
+            let normal = game.supply_of(pl, MeepleKind::Normal);
+            let full = normal.min(w.followers_full) as f32;
+            let half = normal.saturating_sub(w.followers_full) as f32;
+            let special = (game.supply_of(pl, MeepleKind::Mayor) + game.supply_of(pl, MeepleKind::Wagon)) as f32;
+            *o += follower * (full + 0.5 * half + 0.75 * special);
+            *o += w.triangle * game.hand(pl).len() as f32;
+            *o += w.abbey * game.abbeys_left(pl) as f32 * fill;
+            *o += w.barn * game.barns_left(pl) as f32 * close;
+        }
+        out
+    }
+
+    /// The cities a field borders, counted 1 if complete and by their chance of completion if not.
+    fn field_cities(&mut self, game: &Game, field: SegmentId, close: f32) -> f32 {
+        let board = game.board();
+        let cat = game.catalogue();
+        self.cities.clear();
+        for m in board.members(field) {
+            let (t, local) = board.segment_tile(m);
+            let pt = board.tile(t);
+            for &c in &cat.def(pt.kind).segments[local as usize].cities {
+                let r = board.root(SegmentId(pt.first_segment + c as u16));
+                if !self.cities.contains(&r) {
+                    self.cities.push(r);
+                }
+            }
+        }
+        self.cities
+            .iter()
+            .map(|&c| if board.is_complete(c) { 1.0 } else { close.powf(board.open_ends(c) as f32) })
+            .sum()
+    }
+
+    /// `me`'s margin: their expected points minus a blend of the best and the mean of the other players'.
+    pub fn margin(&mut self, game: &Game, me: Player) -> f32 {
+        let pts = self.points(game);
+        margin_of(&pts[..game.players()], me, self.weights.best_opponent)
+    }
+}
+
+/// A player's margin over the others: their points minus `best` × the best other plus (1 − `best`) × the mean of
+/// the others.
+pub fn margin_of(points: &[f32], me: Player, best: f32) -> f32 {
+    let mine = points[me.index()];
+    let mut top = f32::MIN;
+    let mut sum = 0.0;
+    for (p, &v) in points.iter().enumerate() {
+        if p != me.index() {
+            top = top.max(v);
+            sum += v;
+        }
+    }
+    let mean = sum / (points.len() - 1) as f32;
+    mine - (best * top + (1.0 - best) * mean)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne::Setup;
+
+    #[test]
+    fn margins_blend_the_best_and_the_mean() {
+        let pts = [10.0, 20.0, 4.0];
+        assert_eq!(margin_of(&pts, Player(0), 1.0), -10.0);
+        assert_eq!(margin_of(&pts, Player(0), 0.0), -2.0);
+        assert_eq!(margin_of(&pts, Player(1), 0.5), 20.0 - (0.5 * 10.0 + 0.5 * 7.0));
+    }
+
+    #[test]
+    fn a_new_game_is_even_and_a_finished_one_is_its_scores() {
+        let g = Game::new(&Setup::new(2)).unwrap();
+        let mut e = Evaluator::default();
+        let p = e.points(&g);
+        assert_eq!(p[0], p[1]);
+        assert!(p[0] > 0.0, "followers in supply are worth something");
+        let mut g = g;
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        g.play_random(&mut rng, &mut Vec::new());
+        let p = e.points(&g);
+        assert_eq!(p[0], g.scores()[0] as f32);
+        assert_eq!(p[1], g.scores()[1] as f32);
+    }
+}

@@ -1,0 +1,488 @@
+//! `mcts`: information-set Monte-Carlo tree search over determinizations.
+//!
+//! Each iteration re-samples what the bot's seat cannot see ([`Game::shuffle_hidden`]: the order of the stack, other
+//! players' triangles, the in-game generator) and walks one shared tree with that determinization. The tree has a
+//! node per decision, whoever takes it: the bot's own placements and meeples, the other players' replies, and the
+//! decisions other players make inside a turn (dragon steps, wagon moves, crop-circle answers, the draft). At each
+//! node the player to decide picks the child best for *their own* reward (UCB1 over the children available in this
+//! determinization, counting availability as in single-observer IS-MCTS). Draws are not chosen: the determinization
+//! says which tile comes, and the tree follows it.
+//!
+//! Large branching (40 and more placements, the portal's "anywhere", triangles × corners × hand) is handled by
+//! **progressive widening** guided by **priors** from the static evaluation: a node may have about
+//! `widening × √visits` children; they are opened best prior first, and the prior also biases selection while a
+//! child has few visits. No legal action is ever dropped: every one is opened once the node has enough visits. The
+//! root's priors look through the bot's whole turn (the greedy player's values); deeper nodes use the evaluation
+//! after the action alone, once they have been visited `prior_visits` times.
+//!
+//! Playouts are uniformly random and, by default, cut off after a few turns, where the static evaluation gives each
+//! player an expected margin. The reward of a player is a blend of winning (at the end: 1, a share of a tie, or 0;
+//! at a cut-off: the chance of winning the margin suggests) and the margin itself, squashed into 0..=1.
+//!
+//! With several threads, each grows its own tree from its own seed and their root statistics are added (root
+//! parallelisation), so an iteration budget stays deterministic whatever the scheduling.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use carcassonne::game::MAX_PLAYERS;
+use carcassonne::{Action, Actor, Game, Player};
+
+use crate::bot::{Bot, BotError, Candidate, Thought, my_actions};
+use crate::eval::{Evaluator, Points, Weights, margin_of};
+use crate::greedy::TurnSearch;
+
+/// How long an MCTS player thinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Iterations per decision, over all threads (deterministic for a seed).
+    pub iterations: Option<u64>,
+    /// Wall-clock time per decision.
+    pub time: Option<Duration>,
+}
+
+/// The MCTS player's settings. [`MctsConfig::default`] is the `hard` level's search without its budget.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// When to stop: whichever of the two limits comes first (at least one must be set).
+    pub budget: Budget,
+    /// Threads searching in parallel (root parallelisation).
+    pub threads: usize,
+    /// UCB1's exploration constant.
+    pub exploration: f32,
+    /// Turns of random play before the evaluation cuts a playout off; `None` plays to the end.
+    pub playout_turns: Option<u32>,
+    /// Weight of winning in the reward (the rest is the squashed margin), 0..=1.
+    pub win_weight: f32,
+    /// Points of margin that make the margin part of the reward about 0.88 (tanh(1)/2 + 1/2).
+    pub margin_scale: f32,
+    /// Children a node may open: `widening × √(visits + 1)`, at least one.
+    pub widening: f32,
+    /// Weight of the prior in selection; it fades as `1 / (visits + 1)`.
+    pub prior_weight: f32,
+    /// Points by which a prior must trail the best sibling's to count `1/e` as much.
+    pub prior_temperature: f32,
+    /// Visits before a node below the root computes its priors.
+    pub prior_visits: u32,
+    /// The evaluation's constants.
+    pub weights: Weights,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            budget: Budget { iterations: Some(10_000), time: None },
+            threads: 1,
+            exploration: 0.7,
+            playout_turns: Some(4),
+            win_weight: 0.5,
+            margin_scale: 20.0,
+            widening: 2.0,
+            prior_weight: 0.3,
+            prior_temperature: 4.0,
+            prior_visits: 32,
+            weights: Weights::default(),
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+const CHANCE: u8 = u8::MAX;
+/// Most nodes one tree grows (about 100 bytes each plus their edges); beyond it, iterations only play out.
+const MAX_NODES: usize = 1 << 21;
+
+/// One node: the decision reached by an action, and the statistics of that action for the player who took it.
+#[derive(Clone, Debug, Default)]
+struct Node {
+    /// The actions seen here, in the order they were first met; the first `first_len` are the legal list of the
+    /// first visit (the common case: the same list again, compared as a slice).
+    actions: Vec<Action>,
+    /// The child of each action, or [`NONE`].
+    children: Vec<u32>,
+    first_len: u32,
+    /// Priors of the first `first_len` actions (empty until computed), in points for the player deciding here.
+    priors: Vec<f32>,
+    /// Actions in the order to open them (by prior once known, else shuffled once).
+    order: Vec<u32>,
+    /// Who took the action leading here (a seat, or [`CHANCE`]).
+    mover: u8,
+    visits: u32,
+    avail: u32,
+    reward: f64,
+}
+
+/// One thread's tree and scratch space.
+#[derive(Debug, Default)]
+struct Tree {
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+    legal: Vec<Action>,
+    avail: Vec<u32>,
+    eval: Evaluator,
+}
+
+impl Tree {
+    fn reset(&mut self, weights: Weights) {
+        self.nodes.clear();
+        self.nodes.push(Node { mover: CHANCE, ..Node::default() });
+        self.eval.weights = weights;
+    }
+
+    fn new_node(&mut self, mover: u8) -> u32 {
+        self.nodes.push(Node { mover, ..Node::default() });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The child of `node` for action `a`, created if needed (for chance edges and actions new to this node).
+    fn edge(&mut self, node: u32, a: Action) -> usize {
+        let n = &mut self.nodes[node as usize];
+        match n.actions.iter().position(|&x| x == a) {
+            Some(i) => i,
+            None => {
+                n.actions.push(a);
+                n.children.push(NONE);
+                n.order.push((n.actions.len() - 1) as u32);
+                n.actions.len() - 1
+            }
+        }
+    }
+}
+
+/// What a search found at the root: per action, visits and summed reward.
+#[derive(Clone, Debug, Default)]
+struct RootStats {
+    actions: Vec<Action>,
+    visits: Vec<u32>,
+    reward: Vec<f64>,
+    iterations: u64,
+}
+
+/// The information-set MCTS player.
+#[derive(Debug)]
+pub struct MctsBot {
+    /// Its settings.
+    pub config: MctsConfig,
+    name: String,
+    rng: ChaCha8Rng,
+    trees: Vec<Tree>,
+    turn: TurnSearch,
+}
+
+impl MctsBot {
+    /// An MCTS player; `name` is what [`Bot::name`] reports.
+    pub fn new(config: MctsConfig, seed: u64, name: impl Into<String>) -> MctsBot {
+        MctsBot {
+            config,
+            name: name.into(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            trees: Vec::new(),
+            turn: TurnSearch::new(config.weights),
+        }
+    }
+}
+
+impl Bot for MctsBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn think(&mut self, game: &Game, me: Player) -> Result<Thought, BotError> {
+        let start = Instant::now();
+        let legal = my_actions(game, me)?;
+        if legal.len() == 1 {
+            return Ok(Thought::only(legal[0]));
+        }
+        let cfg = self.config;
+        // The root's priors: the greedy player's values, on a determinization of our own.
+        let mut det = game.clone();
+        det.shuffle_hidden(me, &mut self.rng);
+        let priors = self.turn.action_values(&det, me, &legal);
+        let threads = cfg.threads.max(1);
+        let seeds: Vec<u64> = (0..threads).map(|_| self.rng.random()).collect();
+        self.trees.resize_with(threads, Tree::default);
+        let deadline = cfg.budget.time.map(|t| start + t);
+        let total = cfg.budget.iterations.unwrap_or(if deadline.is_some() { u64::MAX } else { 1000 });
+        let share = |i: usize| total / threads as u64 + u64::from((i as u64) < total % threads as u64);
+        let stats: Vec<RootStats> = if threads == 1 {
+            vec![search(&mut self.trees[0], &cfg, game, me, &legal, &priors, seeds[0], share(0), deadline)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = self
+                    .trees
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, tree)| {
+                        let (legal, priors, seed) = (&legal, &priors, seeds[i]);
+                        s.spawn(move || search(tree, &cfg, game, me, legal, priors, seed, share(i), deadline))
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a search thread does not panic")).collect()
+            })
+        };
+        let mut candidates: Vec<Candidate> =
+            legal.iter().map(|&action| Candidate { action, visits: 0, value: 0.0 }).collect();
+        let mut rewards = vec![0f64; legal.len()];
+        let mut iterations = 0;
+        for st in &stats {
+            iterations += st.iterations;
+            for (i, a) in st.actions.iter().enumerate() {
+                if let Some(j) = legal.iter().position(|x| x == a) {
+                    candidates[j].visits += st.visits[i];
+                    rewards[j] += st.reward[i];
+                }
+            }
+        }
+        for (c, r) in candidates.iter_mut().zip(&rewards) {
+            c.value = if c.visits > 0 { (*r / c.visits as f64) as f32 } else { 0.0 };
+        }
+        // The most visited action; among equals, the better mean, then the better prior.
+        let mut order: Vec<usize> = (0..legal.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (x, y) = (&candidates[a], &candidates[b]);
+            y.visits.cmp(&x.visits).then(y.value.total_cmp(&x.value)).then(priors[b].total_cmp(&priors[a]))
+        });
+        let candidates: Vec<Candidate> = order.into_iter().map(|i| candidates[i]).collect();
+        Ok(Thought { action: candidates[0].action, candidates, iterations, elapsed: start.elapsed() })
+    }
+}
+
+/// One thread's search from `game` for `me`, whose legal actions (with the root's priors) are given.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    tree: &mut Tree,
+    cfg: &MctsConfig,
+    game: &Game,
+    me: Player,
+    legal: &[Action],
+    priors: &[f32],
+    seed: u64,
+    iterations: u64,
+    deadline: Option<Instant>,
+) -> RootStats {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    tree.reset(cfg.weights);
+    {
+        let root = &mut tree.nodes[0];
+        root.actions = legal.to_vec();
+        root.children = vec![NONE; legal.len()];
+        root.first_len = legal.len() as u32;
+        root.priors = priors.to_vec();
+        root.order = prior_order(priors);
+    }
+    let mut det = game.clone();
+    let mut buf = Vec::new();
+    let mut done = 0u64;
+    while done < iterations {
+        if let Some(d) = deadline
+            && done % 32 == 0
+            && Instant::now() >= d
+        {
+            break;
+        }
+        det.clone_from(game);
+        det.shuffle_hidden(me, &mut rng);
+        iterate(tree, cfg, &mut det, &mut rng, &mut buf);
+        done += 1;
+    }
+    let root = &tree.nodes[0];
+    let mut st = RootStats { iterations: done, ..RootStats::default() };
+    for (i, &a) in root.actions.iter().enumerate() {
+        let c = root.children[i];
+        st.actions.push(a);
+        if c == NONE {
+            st.visits.push(0);
+            st.reward.push(0.0);
+        } else {
+            st.visits.push(tree.nodes[c as usize].visits);
+            st.reward.push(tree.nodes[c as usize].reward);
+        }
+    }
+    st
+}
+
+/// Indices sorted by prior, best first (stable: equal priors keep the engine's order).
+fn prior_order(priors: &[f32]) -> Vec<u32> {
+    let mut o: Vec<u32> = (0..priors.len() as u32).collect();
+    o.sort_by(|&a, &b| priors[b as usize].total_cmp(&priors[a as usize]));
+    o
+}
+
+/// One iteration: select and expand down the tree with `det`, play out, and back the reward up.
+fn iterate(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) {
+    tree.path.clear();
+    tree.path.push(0);
+    let mut node = 0u32;
+    let mut expanded = false;
+    while !det.is_over() && !expanded {
+        let (edge, mover) = match det.decision().actor {
+            Actor::Chance => {
+                let a = Action::Draw(det.next_draw().expect("chance draws from a non-empty stack"));
+                (tree.edge(node, a), CHANCE)
+            }
+            Actor::Player(p) => match select(tree, cfg, node, det, p, rng) {
+                Some(e) => (e, p.0),
+                None => break,
+            },
+            Actor::Nobody => break,
+        };
+        let n = &tree.nodes[node as usize];
+        let a = n.actions[edge];
+        let mut child = n.children[edge];
+        if child == NONE {
+            if tree.nodes.len() >= MAX_NODES {
+                det.apply_unchecked(a);
+                break;
+            }
+            child = tree.new_node(mover);
+            tree.nodes[node as usize].children[edge] = child;
+            // Opening a chance edge is no expansion: the walk goes on to the next decision.
+            expanded = mover != CHANCE;
+        }
+        det.apply_unchecked(a);
+        node = child;
+        tree.path.push(node);
+    }
+    let reward = playout(tree, cfg, det, rng, buf);
+    for &i in &tree.path {
+        let n = &mut tree.nodes[i as usize];
+        n.visits += 1;
+        if n.mover != CHANCE {
+            n.reward += reward[n.mover as usize] as f64;
+        }
+    }
+}
+
+/// The child of `node` that player `p` takes in this determinization: a new one while widening allows, else the
+/// best by UCB1 with availability counts and the fading prior. `None` if there is no legal action.
+fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, rng: &mut ChaCha8Rng) -> Option<usize> {
+    det.legal_actions_into(&mut tree.legal);
+    if tree.legal.is_empty() {
+        return None;
+    }
+    let ni = node as usize;
+    if tree.nodes[ni].actions.is_empty() {
+        let n = &mut tree.nodes[ni];
+        n.actions.extend_from_slice(&tree.legal);
+        n.children = vec![NONE; tree.legal.len()];
+        n.first_len = tree.legal.len() as u32;
+        n.order = (0..tree.legal.len() as u32).collect();
+        n.order.shuffle(rng);
+    }
+    // Which actions are available now, as indices into the node's actions.
+    tree.avail.clear();
+    let fl = tree.nodes[ni].first_len as usize;
+    if tree.legal.len() == fl && tree.legal[..] == tree.nodes[ni].actions[..fl] {
+        tree.avail.extend(0..fl as u32);
+    } else {
+        for k in 0..tree.legal.len() {
+            let a = tree.legal[k];
+            let e = tree.edge(node, a);
+            tree.avail.push(e as u32);
+        }
+    }
+    // Priors once the node is worth it: the evaluation after each first-seen action, for the player deciding.
+    if tree.nodes[ni].priors.is_empty() && tree.nodes[ni].visits >= cfg.prior_visits && fl > 1 {
+        let mut priors = Vec::with_capacity(fl);
+        let mut child = det.clone();
+        for k in 0..fl {
+            child.clone_from(det);
+            let a = tree.nodes[ni].actions[k];
+            if det.is_legal(a) {
+                child.apply_unchecked(a);
+                priors.push(tree.eval.margin(&child, p));
+            } else {
+                priors.push(f32::MIN / 4.0);
+            }
+        }
+        let n = &mut tree.nodes[ni];
+        let mut order = prior_order(&priors);
+        order.extend(fl as u32..n.actions.len() as u32);
+        n.order = order;
+        n.priors = priors;
+    }
+    let n = &tree.nodes[ni];
+    // Widening: open the next action in order if fewer children than allowed are available here.
+    let allowed = (cfg.widening * ((n.visits + 1) as f32).sqrt()).max(1.0) as usize;
+    let open = tree.avail.iter().filter(|&&e| n.children[e as usize] != NONE).count();
+    if open < allowed && open < tree.avail.len() {
+        for &e in &n.order {
+            if n.children[e as usize] == NONE && tree.avail.contains(&e) {
+                return Some(e as usize);
+            }
+        }
+    }
+    // UCB1 over the available children, with availability in place of the parent's visits.
+    let best_prior = n.priors.iter().copied().fold(f32::MIN, f32::max);
+    let mut best = (f32::MIN, usize::MAX);
+    for &e in &tree.avail {
+        let c = n.children[e as usize];
+        if c == NONE {
+            continue;
+        }
+        let ch = &tree.nodes[c as usize];
+        let visits = ch.visits.max(1) as f32;
+        let mean = ch.reward as f32 / visits;
+        let explore = cfg.exploration * ((ch.avail.max(1) as f32).ln() / visits).sqrt();
+        let bias = match n.priors.get(e as usize) {
+            Some(&pr) => cfg.prior_weight * ((pr - best_prior) / cfg.prior_temperature).exp() / (visits + 1.0),
+            None => 0.0,
+        };
+        let score = mean + explore + bias;
+        if score > best.0 {
+            best = (score, e as usize);
+        }
+    }
+    // Every available child was counted as available once more.
+    let avail = std::mem::take(&mut tree.avail);
+    for &e in &avail {
+        let c = tree.nodes[ni].children[e as usize];
+        if c != NONE {
+            tree.nodes[c as usize].avail += 1;
+        }
+    }
+    tree.avail = avail;
+    (best.1 != usize::MAX).then_some(best.1)
+}
+
+/// Play random actions from `det` until the game ends or the cut-off, and return every player's reward.
+fn playout(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) -> Points {
+    let end_turn = cfg.playout_turns.map(|t| det.turn() + t);
+    while !det.is_over() {
+        if end_turn.is_some_and(|t| det.turn() >= t) {
+            break;
+        }
+        match det.random_action(rng, buf) {
+            Some(a) => det.apply_unchecked(a),
+            None => break,
+        }
+    }
+    let n = det.players();
+    let mut reward = [0f32; MAX_PLAYERS];
+    if det.is_over() {
+        let scores: Vec<f32> = det.scores().iter().map(|&s| s as f32).collect();
+        let best = scores.iter().copied().fold(f32::MIN, f32::max);
+        let winners = scores.iter().filter(|&&s| s == best).count() as f32;
+        for p in 0..n {
+            let m = margin_of(&scores, Player(p as u8), 1.0);
+            let win = if scores[p] == best { 1.0 / winners } else { 0.0 };
+            reward[p] = cfg.win_weight * win + (1.0 - cfg.win_weight) * squash(m, cfg.margin_scale);
+        }
+    } else {
+        let pts = tree.eval.points(det);
+        // What is still to come makes the margin uncertain: about 4 points per square root of a turn left each.
+        let spread = 4.0 * (det.stack_len() as f32 / n as f32 + 1.0).sqrt();
+        for p in 0..n {
+            let m = margin_of(&pts[..n], Player(p as u8), 1.0);
+            reward[p] = cfg.win_weight * squash(m, spread) + (1.0 - cfg.win_weight) * squash(m, cfg.margin_scale);
+        }
+    }
+    reward
+}
+
+/// A margin squashed into 0..=1: 0.5 at 0, about 0.88 at `scale`.
+fn squash(m: f32, scale: f32) -> f32 {
+    0.5 + 0.5 * (m / scale).tanh()
+}

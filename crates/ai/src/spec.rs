@@ -1,0 +1,317 @@
+//! Bot specs: the text that names a player (`random`, `greedy`, `mcts:iterations=2000`, `hard`), and the levels.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::bot::Bot;
+use crate::greedy::GreedyBot;
+use crate::mcts::{Budget, MctsBot, MctsConfig};
+use crate::random::RandomBot;
+
+/// The levels offered to people, each a documented bot and budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// A short search: beats random play, loses to `greedy`.
+    Easy,
+    /// A search of about a tenth of a second a decision on one core.
+    Medium,
+    /// The strongest: a search of at most about a second a decision, on two threads.
+    Hard,
+}
+
+impl Level {
+    /// Every level, easiest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+
+    /// Its name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+
+    /// The search behind the level.
+    pub fn config(self) -> MctsConfig {
+        let base = MctsConfig::default();
+        match self {
+            Level::Easy => MctsConfig {
+                budget: Budget { iterations: Some(60), time: Some(Duration::from_millis(200)) },
+                playout_turns: None,
+                prior_weight: 0.0,
+                ..base
+            },
+            Level::Medium => MctsConfig {
+                budget: Budget { iterations: Some(3_000), time: Some(Duration::from_millis(500)) },
+                ..base
+            },
+            Level::Hard => MctsConfig {
+                budget: Budget { iterations: Some(24_000), time: Some(Duration::from_millis(1_000)) },
+                threads: 2,
+                ..base
+            },
+        }
+    }
+
+    /// One line for help texts.
+    pub fn describe(self) -> String {
+        let c = self.config();
+        let its = c.budget.iterations.map_or("no".to_string(), |i| i.to_string());
+        let time = c.budget.time.map_or("none".to_string(), |t| format!("{} ms", t.as_millis()));
+        format!("mcts, {its} iterations a decision (time cap {time}), {} thread(s)", c.threads)
+    }
+}
+
+/// Which player, with its settings: what `carc arena --bots`, the server and the bindings read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BotSpec {
+    /// Uniform over the legal actions.
+    Random,
+    /// One ply over the whole own turn with the static evaluation.
+    Greedy,
+    /// A level, possibly with settings changed (`hard:threads=1`).
+    Level(Level, MctsConfig),
+    /// An MCTS player with explicit settings.
+    Mcts(MctsConfig),
+}
+
+/// Why a spec cannot be read.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("bot `{spec}`: {reason}")]
+pub struct SpecError {
+    /// The text.
+    pub spec: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// The settings an MCTS spec may change, with one line each (for help texts).
+pub const MCTS_KEYS: [(&str, &str); 10] = [
+    ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
+    ("time", "time a decision: `500ms`, `2s`, or `none`"),
+    ("threads", "threads searching (root parallelisation)"),
+    ("c", "UCB1 exploration constant"),
+    ("playout", "turns of random play before the evaluation cuts a playout off, or `end`"),
+    ("win", "weight of winning in the reward, 0..1 (the rest is the margin)"),
+    ("scale", "points of margin for a reward of about 0.88"),
+    ("widening", "children a node may open per square root of its visits"),
+    ("prior", "weight of the static evaluation's prior in selection"),
+    ("prior_visits", "visits before a node computes its priors"),
+];
+
+impl BotSpec {
+    /// Build the player, seeded (the seed drives every random choice it makes).
+    pub fn build(&self, seed: u64) -> Box<dyn Bot> {
+        match self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
+            BotSpec::Level(_, c) | BotSpec::Mcts(c) => Box::new(MctsBot::new(*c, seed, self.to_string())),
+        }
+    }
+
+    /// The search settings, for MCTS players.
+    pub fn mcts(&self) -> Option<&MctsConfig> {
+        match self {
+            BotSpec::Level(_, c) | BotSpec::Mcts(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The same player with its search limited to `threads` threads (for running many games side by side).
+    pub fn with_threads(&self, threads: usize) -> BotSpec {
+        let mut s = self.clone();
+        if let BotSpec::Level(_, c) | BotSpec::Mcts(c) = &mut s {
+            c.threads = threads.max(1);
+        }
+        s
+    }
+}
+
+fn parse_duration(v: &str) -> Option<Duration> {
+    let v = v.trim();
+    if let Some(ms) = v.strip_suffix("ms") {
+        return ms.trim().parse::<u64>().ok().map(Duration::from_millis);
+    }
+    if let Some(s) = v.strip_suffix('s') {
+        return s.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).map(Duration::from_secs_f64);
+    }
+    None
+}
+
+fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
+    fn num<T: FromStr>(key: &str, v: &str) -> Result<T, String> {
+        v.parse().map_err(|_| format!("`{key}` wants a number, not `{v}`"))
+    }
+    fn unit(key: &str, v: &str) -> Result<f32, String> {
+        let x: f32 = num(key, v)?;
+        if (0.0..=1.0).contains(&x) { Ok(x) } else { Err(format!("`{key}` must be between 0 and 1")) }
+    }
+    fn positive(key: &str, v: &str) -> Result<f32, String> {
+        let x: f32 = num(key, v)?;
+        if x.is_finite() && x >= 0.0 { Ok(x) } else { Err(format!("`{key}` must be a number ≥ 0")) }
+    }
+    match key {
+        "iterations" => {
+            c.budget.iterations = if v == "none" {
+                None
+            } else {
+                let n: u64 = num(key, v)?;
+                if n == 0 {
+                    return Err("`iterations` must be at least 1".into());
+                }
+                Some(n)
+            }
+        }
+        "time" => {
+            c.budget.time = if v == "none" {
+                None
+            } else {
+                Some(parse_duration(v).ok_or_else(|| format!("`time` wants `500ms` or `2s`, not `{v}`"))?)
+            }
+        }
+        "threads" => {
+            let t: usize = num(key, v)?;
+            if !(1..=256).contains(&t) {
+                return Err("`threads` must be between 1 and 256".into());
+            }
+            c.threads = t;
+        }
+        "c" => c.exploration = positive(key, v)?,
+        "playout" => c.playout_turns = if v == "end" { None } else { Some(num(key, v)?) },
+        "win" => c.win_weight = unit(key, v)?,
+        "scale" => c.margin_scale = positive(key, v)?.max(0.01),
+        "widening" => c.widening = positive(key, v)?.max(0.01),
+        "prior" => c.prior_weight = positive(key, v)?,
+        "prior_visits" => c.prior_visits = num(key, v)?,
+        _ => {
+            let keys: Vec<&str> = MCTS_KEYS.iter().map(|(k, _)| *k).collect();
+            return Err(format!("unknown setting `{key}` (settings: {})", keys.join(", ")));
+        }
+    }
+    Ok(())
+}
+
+impl FromStr for BotSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<BotSpec, SpecError> {
+        let fail = |reason: String| SpecError { spec: text.to_string(), reason };
+        let (name, settings) = match text.trim().split_once(':') {
+            Some((n, s)) => (n.trim(), Some(s)),
+            None => (text.trim(), None),
+        };
+        let mut spec = match name.to_ascii_lowercase().as_str() {
+            "random" => BotSpec::Random,
+            "greedy" => BotSpec::Greedy,
+            "mcts" => BotSpec::Mcts(MctsConfig::default()),
+            other => match Level::ALL.iter().find(|l| l.name() == other) {
+                Some(&l) => BotSpec::Level(l, l.config()),
+                None => {
+                    return Err(fail(format!(
+                        "unknown bot `{name}` (bots: random, greedy, mcts, and the levels easy, medium, hard)"
+                    )));
+                }
+            },
+        };
+        if let Some(settings) = settings {
+            let (BotSpec::Level(_, c) | BotSpec::Mcts(c)) = &mut spec else {
+                return Err(fail(format!("`{name}` has no settings")));
+            };
+            for kv in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                let (k, v) = kv.split_once('=').ok_or_else(|| fail(format!("write `{kv}` as KEY=VALUE")))?;
+                set_key(c, k.trim(), v.trim()).map_err(fail)?;
+            }
+            if c.budget.iterations.is_none() && c.budget.time.is_none() {
+                return Err(fail("give an iteration budget, a time budget, or both".into()));
+            }
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for BotSpec {
+    /// The shortest spec that reads back as this player.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (name, c, base) = match self {
+            BotSpec::Random => return f.write_str("random"),
+            BotSpec::Greedy => return f.write_str("greedy"),
+            BotSpec::Level(l, c) => (l.name(), c, l.config()),
+            BotSpec::Mcts(c) => ("mcts", c, MctsConfig::default()),
+        };
+        let mut parts: Vec<String> = Vec::new();
+        if c.budget.iterations != base.budget.iterations {
+            parts.push(format!("iterations={}", c.budget.iterations.map_or("none".into(), |i| i.to_string())));
+        }
+        if c.budget.time != base.budget.time {
+            parts.push(format!("time={}", c.budget.time.map_or("none".into(), |t| format!("{}ms", t.as_millis()))));
+        }
+        if c.threads != base.threads {
+            parts.push(format!("threads={}", c.threads));
+        }
+        let floats = [
+            ("c", c.exploration, base.exploration),
+            ("win", c.win_weight, base.win_weight),
+            ("scale", c.margin_scale, base.margin_scale),
+            ("widening", c.widening, base.widening),
+            ("prior", c.prior_weight, base.prior_weight),
+        ];
+        for (k, v, b) in floats {
+            if v != b {
+                parts.push(format!("{k}={v}"));
+            }
+        }
+        if c.playout_turns != base.playout_turns {
+            parts.push(format!("playout={}", c.playout_turns.map_or("end".into(), |t| t.to_string())));
+        }
+        if c.prior_visits != base.prior_visits {
+            parts.push(format!("prior_visits={}", c.prior_visits));
+        }
+        if parts.is_empty() { f.write_str(name) } else { write!(f, "{name}:{}", parts.join(",")) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_back() {
+        for text in [
+            "random",
+            "greedy",
+            "mcts",
+            "hard",
+            "easy",
+            "medium",
+            "mcts:iterations=2000",
+            "hard:threads=1",
+            "mcts:iterations=none,time=250ms,c=1.2,playout=end",
+        ] {
+            let s: BotSpec = text.parse().unwrap();
+            assert_eq!(s.to_string(), text, "{text}");
+            assert_eq!(s.to_string().parse::<BotSpec>().unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        let e = "wizard".parse::<BotSpec>().unwrap_err();
+        assert!(e.to_string().contains("unknown bot `wizard`"), "{e}");
+        let e = "mcts:iterations=0".parse::<BotSpec>().unwrap_err();
+        assert!(e.reason.contains("at least 1"), "{e}");
+        let e = "mcts:speed=3".parse::<BotSpec>().unwrap_err();
+        assert!(e.reason.contains("unknown setting `speed`"), "{e}");
+        let e = "greedy:iterations=3".parse::<BotSpec>().unwrap_err();
+        assert!(e.reason.contains("no settings"), "{e}");
+        let e = "mcts:iterations=none,time=none".parse::<BotSpec>().unwrap_err();
+        assert!(e.reason.contains("budget"), "{e}");
+        let e = "mcts:win=2".parse::<BotSpec>().unwrap_err();
+        assert!(e.reason.contains("between 0 and 1"), "{e}");
+        let e = "mcts:iterations".parse::<BotSpec>().unwrap_err();
+        assert!(e.reason.contains("KEY=VALUE"), "{e}");
+    }
+}

@@ -1,0 +1,3 @@
+//! Integration tests of the players: legality, hidden information, determinism, and a small arena.
+
+mod players;

@@ -1,0 +1,265 @@
+//! `carc arena`: games between bots, seats rotated, games in parallel, and a report with intervals.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde_json::json;
+
+use carcassonne_ai::arena::{GameResult, Summary, play_game, seating, summarise};
+use carcassonne_ai::{Bot, BotSpec};
+
+use crate::SetupArgs;
+
+/// Options of `carc arena`.
+#[derive(Debug, Args)]
+pub(crate) struct ArenaArgs {
+    /// The bots, comma-separated: random, greedy, easy, medium, hard, or mcts with settings
+    /// (`mcts:iterations=2000,threads=1`; `carc arena --help` lists them). Seat s of game g gets bot (s + g) mod
+    /// the number of bots, so each bot sits in each seat equally often.
+    #[arg(long, value_delimiter = ';', default_value = "hard;greedy", value_parser = parse_bots)]
+    bots: Vec<Vec<BotSpec>>,
+    /// How many games (rounded up to a multiple of the number of bots, so seats stay balanced).
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Seed of the first deal. Each rotation of the seats replays the same deal: games g and g+1 of two bots share
+    /// a deal with the seats swapped, which takes the luck of the draw out of the comparison.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    setup: SetupArgs,
+    /// Games played at once (default: the cores, divided by the most threads any bot searches with).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Save each game's record as DIR/game-N.json.
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
+    // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.
+    let mut specs: Vec<String> = Vec::new();
+    for part in s.split(',') {
+        let name = part.split(':').next().unwrap_or("").trim();
+        let is_setting = name.contains('=');
+        match specs.last_mut() {
+            Some(last) if is_setting && last.contains(':') => {
+                last.push(',');
+                last.push_str(part);
+            }
+            _ => specs.push(part.to_string()),
+        }
+    }
+    let specs: Vec<BotSpec> =
+        specs.iter().map(|x| x.parse::<BotSpec>()).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    if specs.is_empty() {
+        return Err("name at least one bot".into());
+    }
+    Ok(specs)
+}
+
+pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
+    let specs: Vec<BotSpec> = a.bots.iter().flatten().cloned().collect();
+    anyhow::ensure!(!specs.is_empty(), "--bots: name at least one bot");
+    anyhow::ensure!(a.games > 0, "--games must be at least 1");
+    let k = specs.len() as u64;
+    let games = a.games.div_ceil(k) * k;
+    let base = a.setup.setup(a.seed)?;
+    let players = base.players as usize;
+    if let Some(dir) = &a.records {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most_threads = specs.iter().filter_map(|s| s.mcts().map(|c| c.threads)).max().unwrap_or(1);
+    let jobs = a.jobs.unwrap_or((cores / most_threads).max(1)).max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().context("starting the game threads")?;
+    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(games) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, eta {eta}  {msg}")
+            .expect("a valid template"),
+    );
+    bar.tick();
+    let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let start = Instant::now();
+    let results: Vec<GameResult> = pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .filter_map(|g| {
+                let mut setup = base.clone();
+                setup.seed = a.seed.wrapping_add(g / k);
+                let seats = seating(players, specs.len(), g);
+                let mut bots: Vec<Box<dyn Bot>> = seats
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &b)| specs[b].build(setup.seed.wrapping_mul(31).wrapping_add(s as u64 * 7 + g)))
+                    .collect();
+                let out = match play_game(&setup, &mut bots, a.records.is_some()) {
+                    Ok(mut r) => {
+                        r.seats = seats;
+                        if let (Some(dir), Some(rec)) = (&a.records, &r.record) {
+                            let path = dir.join(format!("game-{}.json", g + 1));
+                            if let Err(e) = std::fs::write(&path, rec.to_json()) {
+                                errors.lock().expect("not poisoned").push(format!("writing {}: {e}", path.display()));
+                            }
+                        }
+                        r.record = None;
+                        Some(r)
+                    }
+                    Err(e) => {
+                        errors.lock().expect("not poisoned").push(format!("game {} (seed {}): {e}", g + 1, setup.seed));
+                        None
+                    }
+                };
+                bar.inc(1);
+                out
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let summary = summarise(&specs, &results);
+    let errors = errors.into_inner().expect("not poisoned");
+    let text = if a.json {
+        json_report(a, &base, &summary, games, jobs, secs, &errors)?
+    } else {
+        text_report(&base, &summary, games, jobs, secs, &errors)
+    };
+    if !errors.is_empty() {
+        eprint!("{text}");
+        anyhow::bail!("{} of {games} games stopped with an error", errors.len());
+    }
+    Ok(text)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn elo_text(x: f64) -> String {
+    if x.is_infinite() { if x > 0.0 { "+∞".into() } else { "−∞".into() } } else { format!("{x:+.0}") }
+}
+
+fn text_report(
+    setup: &carcassonne::Setup,
+    s: &Summary,
+    games: u64,
+    jobs: usize,
+    secs: f64,
+    errors: &[String],
+) -> String {
+    let mut out = String::new();
+    let plural = |n: u64, one: &str, many: &str| if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") };
+    outln!(
+        out,
+        "{} of {} players, sets {}, {} at a time, in {secs:.1} s",
+        plural(s.games, "game", "games"),
+        setup.players,
+        setup.sets.join(","),
+        jobs
+    );
+    if s.games < games {
+        outln!(out, "({} of {games} games finished)", s.games);
+    }
+    let w = s.bots.iter().map(|b| b.spec.len()).max().unwrap_or(3).max(3);
+    outln!(
+        out,
+        "{:<w$}  {:>5}  {:>6}  {:>6}  {:>15}  {:>6}  {:>7}  {:>10}  {:>9}  {:>8}",
+        "bot",
+        "seats",
+        "wins",
+        "win %",
+        "95% interval",
+        "score",
+        "margin",
+        "decisions/s",
+        "mean ms",
+        "max ms"
+    );
+    for b in &s.bots {
+        let (lo, hi) = b.win_interval;
+        outln!(
+            out,
+            "{:<w$}  {:>5}  {:>6.1}  {:>6}  {:>15}  {:>6.1}  {:>+7.1}  {:>10.0}  {:>9.1}  {:>8.0}",
+            b.spec,
+            b.seats,
+            b.wins,
+            pct(b.win_rate()),
+            format!("{}–{}", pct(lo), pct(hi)),
+            b.mean_score,
+            b.mean_margin,
+            b.decisions_per_second(),
+            b.mean_decision().as_secs_f64() * 1e3,
+            b.longest.as_secs_f64() * 1e3
+        );
+    }
+    for p in &s.pairings {
+        let e = p.elo;
+        outln!(
+            out,
+            "{} vs {}: Elo {} (95% interval {} to {}), score {:.3} over {} pairings",
+            s.bots[p.a].spec,
+            s.bots[p.b].spec,
+            elo_text(e.elo),
+            elo_text(e.low),
+            elo_text(e.high),
+            e.score,
+            e.n
+        );
+    }
+    outln!(out, "(mean ms: a decision with more than one legal answer; decisions/s: all of the bot's decisions)");
+    for e in errors {
+        outln!(out, "error: {e}");
+    }
+    out
+}
+
+fn json_report(
+    a: &ArenaArgs,
+    setup: &carcassonne::Setup,
+    s: &Summary,
+    games: u64,
+    jobs: usize,
+    secs: f64,
+    errors: &[String],
+) -> Result<String> {
+    let bots: Vec<serde_json::Value> = s
+        .bots
+        .iter()
+        .map(|b| {
+            json!({
+                "bot": b.spec, "seats": b.seats, "wins": b.wins, "win_rate": b.win_rate(),
+                "win_rate_95": [b.win_interval.0, b.win_interval.1], "mean_score": b.mean_score,
+                "mean_margin": b.mean_margin, "decisions": b.decisions, "forced_decisions": b.forced,
+                "thinking_seconds": b.thinking.as_secs_f64(), "decisions_per_second": b.decisions_per_second(),
+                "mean_decision_ms": b.mean_decision().as_secs_f64() * 1e3,
+                "longest_decision_ms": b.longest.as_secs_f64() * 1e3,
+            })
+        })
+        .collect();
+    let finite = |x: f64| if x.is_finite() { json!(x) } else { json!(null) };
+    let pairings: Vec<serde_json::Value> = s
+        .pairings
+        .iter()
+        .map(|p| {
+            json!({
+                "bot": s.bots[p.a].spec, "opponent": s.bots[p.b].spec, "elo": finite(p.elo.elo),
+                "elo_95": [finite(p.elo.low), finite(p.elo.high)], "score": p.elo.score, "pairings": p.elo.n,
+            })
+        })
+        .collect();
+    let v = json!({
+        "games": s.games, "games_asked": games, "players": setup.players, "sets": setup.sets,
+        "rules": setup.rules.non_defaults(), "seed": a.seed, "jobs": jobs, "seconds": secs,
+        "bots": bots, "pairings": pairings, "errors": errors,
+    });
+    let mut out = serde_json::to_string_pretty(&v)?;
+    out.push('\n');
+    Ok(out)
+}
