@@ -149,15 +149,11 @@ impl Evaluator {
                 SegmentKind::Crop => (0.0, 0.0),
             };
             let best = *h.strength.iter().max().expect("players");
-            if best > 0 {
-                for p in 0..n {
-                    if h.strength[p] == best {
-                        out[p] += value;
-                    }
+            for (p, o) in out.iter_mut().enumerate().take(n) {
+                if best > 0 && h.strength[p] == best {
+                    *o += value;
                 }
-            }
-            for p in 0..n {
-                out[p] += complete * follower * h.followers[p] as f32;
+                *o += complete * follower * h.followers[p] as f32;
             }
             if let Some(f) = h.fairy {
                 // The fairy's bonus when this feature is scored (FAIRY-06), if its meeple's owner takes part.

@@ -67,6 +67,8 @@ pub struct MctsConfig {
     pub prior_temperature: f32,
     /// Visits before a node below the root computes its priors.
     pub prior_visits: u32,
+    /// Keep the tree when a decision follows straight from the bot's previous one (its meeple after its placement).
+    pub reuse: bool,
     /// The evaluation's constants.
     pub weights: Weights,
 }
@@ -84,6 +86,7 @@ impl Default for MctsConfig {
             prior_weight: 0.3,
             prior_temperature: 4.0,
             prior_visits: 32,
+            reuse: true,
             weights: Weights::default(),
         }
     }
@@ -118,6 +121,8 @@ struct Node {
 #[derive(Debug, Default)]
 struct Tree {
     nodes: Vec<Node>,
+    /// The root's index (not 0 when the tree was kept from the previous decision).
+    root: u32,
     path: Vec<u32>,
     legal: Vec<Action>,
     avail: Vec<u32>,
@@ -128,7 +133,25 @@ impl Tree {
     fn reset(&mut self, weights: Weights) {
         self.nodes.clear();
         self.nodes.push(Node { mover: CHANCE, ..Node::default() });
+        self.root = 0;
         self.eval.weights = weights;
+    }
+
+    /// Make the root's child for `a` the root, if it exists and lists exactly `legal` (or nothing yet). Whether it
+    /// could.
+    fn reroot(&mut self, a: Action, legal: &[Action]) -> bool {
+        let Some(r) = self.nodes.get(self.root as usize) else { return false };
+        let Some(i) = r.actions.iter().position(|&x| x == a) else { return false };
+        let c = r.children[i];
+        if c == NONE || self.nodes.len() >= MAX_NODES / 2 {
+            return false;
+        }
+        let n = &self.nodes[c as usize];
+        if !n.actions.is_empty() && (n.first_len as usize != legal.len() || n.actions[..legal.len()] != *legal) {
+            return false;
+        }
+        self.root = c;
+        true
     }
 
     fn new_node(&mut self, mover: u8) -> u32 {
@@ -169,6 +192,9 @@ pub struct MctsBot {
     rng: ChaCha8Rng,
     trees: Vec<Tree>,
     turn: TurnSearch,
+    /// The last decision's position and the action chosen there, to keep the tree when the next decision follows
+    /// straight from it (a placement, then the meeple).
+    last: Option<(Game, Action)>,
 }
 
 impl MctsBot {
@@ -180,6 +206,7 @@ impl MctsBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             trees: Vec::new(),
             turn: TurnSearch::new(config.weights),
+            last: None,
         }
     }
 }
@@ -192,6 +219,25 @@ impl Bot for MctsBot {
     fn think(&mut self, game: &Game, me: Player) -> Result<Thought, BotError> {
         let start = Instant::now();
         let legal = my_actions(game, me)?;
+        // The tree can be kept when this decision follows straight from the last one, with nothing in between
+        // (no draw, no other player): the same information, one action further.
+        let follows = self.last.take().is_some_and(|(mut g, a)| {
+            g.apply_unchecked(a);
+            let same = g == *game;
+            if same {
+                for t in &mut self.trees {
+                    if !t.reroot(a, &legal) {
+                        t.nodes.clear();
+                    }
+                }
+            }
+            same
+        });
+        if !follows {
+            for t in &mut self.trees {
+                t.nodes.clear();
+            }
+        }
         if legal.len() == 1 {
             return Ok(Thought::only(legal[0]));
         }
@@ -245,6 +291,9 @@ impl Bot for MctsBot {
             y.visits.cmp(&x.visits).then(y.value.total_cmp(&x.value)).then(priors[b].total_cmp(&priors[a]))
         });
         let candidates: Vec<Candidate> = order.into_iter().map(|i| candidates[i]).collect();
+        if cfg.reuse {
+            self.last = Some((game.clone(), candidates[0].action));
+        }
         Ok(Thought { action: candidates[0].action, candidates, iterations, elapsed: start.elapsed() })
     }
 }
@@ -263,21 +312,29 @@ fn search(
     deadline: Option<Instant>,
 ) -> RootStats {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    tree.reset(cfg.weights);
+    if tree.nodes.is_empty() {
+        tree.reset(cfg.weights);
+    }
     {
-        let root = &mut tree.nodes[0];
-        root.actions = legal.to_vec();
-        root.children = vec![NONE; legal.len()];
-        root.first_len = legal.len() as u32;
-        root.priors = priors.to_vec();
-        root.order = prior_order(priors);
+        let root = &mut tree.nodes[tree.root as usize];
+        if root.actions.is_empty() {
+            root.actions = legal.to_vec();
+            root.children = vec![NONE; legal.len()];
+            root.first_len = legal.len() as u32;
+        }
+        let mut priors = priors.to_vec();
+        let mut order = prior_order(&priors);
+        priors.resize(root.actions.len(), f32::MIN / 4.0);
+        order.extend(legal.len() as u32..root.actions.len() as u32);
+        root.priors = priors;
+        root.order = order;
     }
     let mut det = game.clone();
     let mut buf = Vec::new();
     let mut done = 0u64;
     while done < iterations {
         if let Some(d) = deadline
-            && done % 32 == 0
+            && done.is_multiple_of(32)
             && Instant::now() >= d
         {
             break;
@@ -287,7 +344,7 @@ fn search(
         iterate(tree, cfg, &mut det, &mut rng, &mut buf);
         done += 1;
     }
-    let root = &tree.nodes[0];
+    let root = &tree.nodes[tree.root as usize];
     let mut st = RootStats { iterations: done, ..RootStats::default() };
     for (i, &a) in root.actions.iter().enumerate() {
         let c = root.children[i];
@@ -313,8 +370,8 @@ fn prior_order(priors: &[f32]) -> Vec<u32> {
 /// One iteration: select and expand down the tree with `det`, play out, and back the reward up.
 fn iterate(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) {
     tree.path.clear();
-    tree.path.push(0);
-    let mut node = 0u32;
+    tree.path.push(tree.root);
+    let mut node = tree.root;
     let mut expanded = false;
     while !det.is_over() && !expanded {
         let (edge, mover) = match det.decision().actor {
@@ -474,9 +531,9 @@ fn playout(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
         let pts = tree.eval.points(det);
         // What is still to come makes the margin uncertain: about 4 points per square root of a turn left each.
         let spread = 4.0 * (det.stack_len() as f32 / n as f32 + 1.0).sqrt();
-        for p in 0..n {
+        for (p, r) in reward.iter_mut().enumerate().take(n) {
             let m = margin_of(&pts[..n], Player(p as u8), 1.0);
-            reward[p] = cfg.win_weight * squash(m, spread) + (1.0 - cfg.win_weight) * squash(m, cfg.margin_scale);
+            *r = cfg.win_weight * squash(m, spread) + (1.0 - cfg.win_weight) * squash(m, cfg.margin_scale);
         }
     }
     reward

@@ -90,7 +90,7 @@ pub struct SpecError {
 }
 
 /// The settings an MCTS spec may change, with one line each (for help texts).
-pub const MCTS_KEYS: [(&str, &str); 10] = [
+pub const MCTS_KEYS: [(&str, &str); 11] = [
     ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
     ("time", "time a decision: `500ms`, `2s`, or `none`"),
     ("threads", "threads searching (root parallelisation)"),
@@ -101,6 +101,7 @@ pub const MCTS_KEYS: [(&str, &str); 10] = [
     ("widening", "children a node may open per square root of its visits"),
     ("prior", "weight of the static evaluation's prior in selection"),
     ("prior_visits", "visits before a node computes its priors"),
+    ("reuse", "keep the tree from a placement for the meeple decision that follows: true or false"),
 ];
 
 impl BotSpec {
@@ -187,6 +188,13 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         "widening" => c.widening = positive(key, v)?.max(0.01),
         "prior" => c.prior_weight = positive(key, v)?,
         "prior_visits" => c.prior_visits = num(key, v)?,
+        "reuse" => {
+            c.reuse = match v {
+                "true" => true,
+                "false" => false,
+                _ => return Err(format!("`reuse` is true or false, not `{v}`")),
+            }
+        }
         _ => {
             let keys: Vec<&str> = MCTS_KEYS.iter().map(|(k, _)| *k).collect();
             return Err(format!("unknown setting `{key}` (settings: {})", keys.join(", ")));
@@ -269,6 +277,9 @@ impl fmt::Display for BotSpec {
         }
         if c.prior_visits != base.prior_visits {
             parts.push(format!("prior_visits={}", c.prior_visits));
+        }
+        if c.reuse != base.reuse {
+            parts.push(format!("reuse={}", c.reuse));
         }
         if parts.is_empty() { f.write_str(name) } else { write!(f, "{name}:{}", parts.join(",")) }
     }

@@ -27,6 +27,13 @@ pub(crate) struct BenchArgs {
     /// interleaved with the base game round by round.
     #[arg(long)]
     expansions: bool,
+    /// Measure the search instead: MCTS iterations per second (the `hard` level's settings) on one thread and on
+    /// two, for the base game and for every module together, over positions from the opening to the end game.
+    #[arg(long)]
+    ai: bool,
+    /// With --ai: iterations per position searched.
+    #[arg(long, default_value_t = 20_000)]
+    iterations: u64,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -67,6 +74,9 @@ fn configs(expansions: bool) -> Result<Vec<Config>> {
 }
 
 pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
+    if a.ai {
+        return bench_ai(a);
+    }
     let mut out = String::new();
     anyhow::ensure!(a.games > 0, "--games must be at least 1");
     anyhow::ensure!(a.rounds > 0 && a.rounds <= a.games, "--rounds must be between 1 and --games");
@@ -155,6 +165,103 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
             );
         }
         outln!(out, "mid-game base state (35 tiles placed): {bytes} bytes; clone: {clone_ns:.0} ns");
+    }
+    Ok(out)
+}
+
+/// `carc bench --ai`: MCTS iterations per second.
+fn bench_ai(a: &BenchArgs) -> Result<String> {
+    use carcassonne::{Action, Actor};
+    use carcassonne_ai::{Bot, Level, MctsBot, MctsConfig};
+
+    anyhow::ensure!(a.iterations > 0, "--iterations must be at least 1");
+    let configs = configs(true)?;
+    let chosen = [&configs[0], &configs[configs.len() - 1]];
+    // Positions 10%, 30%, 50%, 70% and 90% of the way through a random game, from three deals.
+    let mut rows = Vec::new();
+    let bar = indicatif::ProgressBar::new((chosen.len() * 2 * 15) as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} searches {msg}").expect("a valid template"),
+    );
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut buf = Vec::new();
+    for c in chosen {
+        let mut positions = Vec::new();
+        for deal in 0..3u64 {
+            let mut g = Game::from_config(c.config.clone(), 100 + deal);
+            let mut length = 0u64;
+            let mut probe = g.clone();
+            while let Some(act) = probe.random_action(&mut rng, &mut buf) {
+                probe.apply_unchecked(act);
+                length += 1;
+            }
+            let mut done = 0u64;
+            for tenth in [1u64, 3, 5, 7, 9] {
+                while done < length * tenth / 10 {
+                    match g.random_action(&mut rng, &mut buf) {
+                        Some(act) => g.apply_unchecked(act),
+                        None => break,
+                    }
+                    done += 1;
+                }
+                // The next decision a player takes with more than one answer.
+                let mut p = g.clone();
+                loop {
+                    match p.decision().actor {
+                        Actor::Chance => p.apply_unchecked(Action::Draw(p.next_draw().expect("a tile"))),
+                        Actor::Player(_) if p.legal_actions().len() > 1 => break,
+                        Actor::Player(_) => {
+                            let act = p.random_action(&mut rng, &mut buf).expect("an action");
+                            p.apply_unchecked(act);
+                        }
+                        Actor::Nobody => break,
+                    }
+                }
+                if let Actor::Player(me) = p.decision().actor {
+                    positions.push((p, me));
+                }
+            }
+        }
+        for threads in [1usize, 2] {
+            bar.set_message(format!("{}, {threads} thread(s)", c.name));
+            let mut cfg: MctsConfig = Level::Hard.config();
+            cfg.threads = threads;
+            cfg.budget = carcassonne_ai::Budget { iterations: Some(a.iterations), time: None };
+            let mut iterations = 0u64;
+            let mut secs = 0.0;
+            for (i, (p, me)) in positions.iter().enumerate() {
+                let mut bot = MctsBot::new(cfg, i as u64, "bench");
+                let t = bot.think(p, *me)?;
+                iterations += t.iterations;
+                secs += t.elapsed.as_secs_f64();
+                bar.inc(1);
+            }
+            rows.push((c.name, threads, positions.len(), iterations, secs));
+        }
+    }
+    bar.finish_and_clear();
+    let mut out = String::new();
+    if a.json {
+        let v: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(name, threads, positions, its, secs)| {
+                serde_json::json!({
+                    "configuration": name, "threads": threads, "positions": positions, "iterations": its,
+                    "seconds": secs, "iterations_per_second": *its as f64 / secs,
+                })
+            })
+            .collect();
+        outln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "mcts": v }))?);
+    } else {
+        outln!(out, "MCTS (the hard level's search), {} iterations per position, 2 players:", a.iterations);
+        for (name, threads, positions, its, secs) in &rows {
+            outln!(
+                out,
+                "  {name:<12} {threads} thread{}: {:>9.0} iterations/s ({positions} positions, {secs:.2} s)",
+                if *threads == 1 { " " } else { "s" },
+                *its as f64 / secs
+            );
+        }
     }
     Ok(out)
 }

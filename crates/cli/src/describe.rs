@@ -12,7 +12,7 @@ use carcassonne::{Actor, DecisionKind, Event, Game, MeepleKind, Player, ScoreTim
 
 use crate::read_record;
 
-fn pending_text(g: &Game) -> String {
+pub(crate) fn pending_text(g: &Game) -> String {
     let d = g.decision();
     match (d.actor, d.kind) {
         (_, DecisionKind::GameOver) => "game over".into(),

@@ -13,6 +13,7 @@ macro_rules! outln {
 mod arena;
 mod bench;
 mod describe;
+mod hint;
 mod play;
 mod tiles;
 
@@ -80,6 +81,8 @@ enum Command {
     Rules,
     /// Play games between bots and report wins with 95% intervals, scores, margins, Elo differences and speed.
     Arena(arena::ArenaArgs),
+    /// What a bot would play at the end of a record, with its view of the best few actions.
+    Hint(hint::HintArgs),
     /// Count the paths of legal decisions from the end of a record (chance takes the top of the stack).
     Perft {
         /// The record (JSON); `-` reads standard input.
@@ -169,6 +172,7 @@ fn run(cli: Cli) -> Result<String> {
         Command::Selfplay(a) => play::selfplay(&a),
         Command::Bench(a) => bench::bench(&a),
         Command::Arena(a) => arena::arena(&a),
+        Command::Hint(a) => hint::hint(&a),
         Command::Perft { file, depth } => {
             let r = read_record(&file)?.replay()?;
             let mut out = String::new();
