@@ -16,11 +16,16 @@ use carcassonne::{Game, Player, SegmentKind};
 /// The evaluation's constants. The defaults were tuned by arena runs (`carc arena`); see the crate's README.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
-    /// How hard an open end is to close: with `t` own turns left, each end closes with chance `t / (t + close)`.
-    pub close: f32,
+    /// How hard a city is to complete: with `t` own turns left, a city with one open end is completed with chance
+    /// `t / (t + city_close)`, and each further open end multiplies that by `extra_end`.
+    pub city_close: f32,
+    /// The same for roads.
+    pub road_close: f32,
+    /// The factor each open end beyond the first puts on the chance of completion.
+    pub extra_end: f32,
     /// Tiles a road or city is expected to grow by per open end on its way to completion.
     pub growth: f32,
-    /// Turns to fill a monastery's empty neighbour: each fills with chance `t / (t + fill)`.
+    /// How fast a monastery's neighbours fill: each empty one is filled by the end with chance `1 − e^(−t / fill)`.
     pub fill: f32,
     /// A follower in the supply with many tiles left, in points (the first few followers).
     pub follower: f32,
@@ -41,9 +46,11 @@ pub struct Weights {
 impl Default for Weights {
     fn default() -> Self {
         Weights {
-            close: 1.5,
+            city_close: 17.0,
+            road_close: 17.0,
+            extra_end: 0.55,
             growth: 0.6,
-            fill: 6.0,
+            fill: 16.0,
             follower: 2.0,
             followers_full: 3,
             follower_ramp: 6.0,
@@ -96,8 +103,10 @@ impl Evaluator {
         let board = game.board();
         // Own turns left: the tiles left shared among the players (END-02 turns with held tiles add a little).
         let turns = game.stack_len() as f32 / n as f32;
-        let close = turns / (turns + w.close);
-        let fill = turns / (turns + w.fill);
+        let city = turns / (turns + w.city_close);
+        let road = turns / (turns + w.road_close);
+        let chance = |one: f32, open: u16| if open == 0 { 1.0 } else { one * w.extra_end.powi(open as i32 - 1) };
+        let fill = 1.0 - (-turns / w.fill).exp();
         let follower = w.follower * (turns / w.follower_ramp).min(1.0);
 
         self.held.clear();
@@ -125,8 +134,9 @@ impl Evaluator {
             // The feature's expected points, and the chance it completes (its followers then come home).
             let (value, complete) = match kind {
                 SegmentKind::Road | SegmentKind::City => {
-                    let open = board.open_ends(h.root) as f32;
-                    let p = close.powf(open);
+                    let ends = board.open_ends(h.root);
+                    let open = ends as f32;
+                    let p = chance(if kind == SegmentKind::Road { road } else { city }, ends);
                     let (tiles, _) = board.tiles_and_spaces(h.root);
                     let grown = tiles as f32 + w.growth * open;
                     let v = if kind == SegmentKind::Road {
@@ -145,7 +155,7 @@ impl Evaluator {
                     let empty = 9u32.saturating_sub(filled) as f32;
                     (filled as f32 + empty * fill, fill.powf(empty))
                 }
-                SegmentKind::Field => (3.0 * self.field_cities(game, h.root, close), 0.0),
+                SegmentKind::Field => (3.0 * self.field_cities(game, h.root, &chance, city), 0.0),
                 SegmentKind::Crop => (0.0, 0.0),
             };
             let best = *h.strength.iter().max().expect("players");
@@ -176,7 +186,7 @@ impl Evaluator {
                 count[x.player.index()] += 1;
             }
             let best = *count.iter().max().expect("players");
-            let v = 4.0 * self.field_cities(game, root, close);
+            let v = 4.0 * self.field_cities(game, root, &chance, city);
             for p in 0..n {
                 if count[p] == best {
                     out[p] += v;
@@ -192,13 +202,13 @@ impl Evaluator {
             *o += follower * (full + 0.5 * half + 0.75 * special);
             *o += w.triangle * game.hand(pl).len() as f32;
             *o += w.abbey * game.abbeys_left(pl) as f32 * fill;
-            *o += w.barn * game.barns_left(pl) as f32 * close;
+            *o += w.barn * game.barns_left(pl) as f32 * fill;
         }
         out
     }
 
     /// The cities a field borders, counted 1 if complete and by their chance of completion if not.
-    fn field_cities(&mut self, game: &Game, field: SegmentId, close: f32) -> f32 {
+    fn field_cities(&mut self, game: &Game, field: SegmentId, chance: &impl Fn(f32, u16) -> f32, city: f32) -> f32 {
         let board = game.board();
         let cat = game.catalogue();
         self.cities.clear();
@@ -212,10 +222,7 @@ impl Evaluator {
                 }
             }
         }
-        self.cities
-            .iter()
-            .map(|&c| if board.is_complete(c) { 1.0 } else { close.powf(board.open_ends(c) as f32) })
-            .sum()
+        self.cities.iter().map(|&c| if board.is_complete(c) { 1.0 } else { chance(city, board.open_ends(c)) }).sum()
     }
 
     /// `me`'s margin: their expected points minus a blend of the best and the mean of the other players'.

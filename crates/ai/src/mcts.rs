@@ -55,6 +55,8 @@ pub struct MctsConfig {
     pub exploration: f32,
     /// Turns of random play before the evaluation cuts a playout off; `None` plays to the end.
     pub playout_turns: Option<u32>,
+    /// In playouts, the chance that a phase-2 decision is drawn from all its actions rather than passed.
+    pub playout_deploy: f32,
     /// Weight of winning in the reward (the rest is the squashed margin), 0..=1.
     pub win_weight: f32,
     /// Points of margin that make the margin part of the reward about 0.88 (tanh(1)/2 + 1/2).
@@ -80,6 +82,7 @@ impl Default for MctsConfig {
             threads: 1,
             exploration: 0.7,
             playout_turns: Some(4),
+            playout_deploy: 1.0,
             win_weight: 0.5,
             margin_scale: 20.0,
             widening: 2.0,
@@ -510,6 +513,14 @@ fn playout(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
     while !det.is_over() {
         if end_turn.is_some_and(|t| det.turn() >= t) {
             break;
+        }
+        // Phase 2: deploy (or use a figure) only so often, else pass, so playouts do not scatter followers.
+        if cfg.playout_deploy < 1.0
+            && det.decision().kind == carcassonne::DecisionKind::Phase2
+            && rng.random::<f32>() >= cfg.playout_deploy
+        {
+            det.apply_unchecked(Action::Pass);
+            continue;
         }
         match det.random_action(rng, buf) {
             Some(a) => det.apply_unchecked(a),

@@ -7,6 +7,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::bot::Bot;
+use crate::eval::Weights;
 use crate::greedy::GreedyBot;
 use crate::mcts::{Budget, MctsBot, MctsConfig};
 use crate::random::RandomBot;
@@ -71,8 +72,9 @@ impl Level {
 pub enum BotSpec {
     /// Uniform over the legal actions.
     Random,
-    /// One ply over the whole own turn with the static evaluation.
-    Greedy,
+    /// One ply over the whole own turn with the static evaluation (its constants may be changed:
+    /// `greedy:city_close=12`).
+    Greedy(Weights),
     /// A level, possibly with settings changed (`hard:threads=1`).
     Level(Level, MctsConfig),
     /// An MCTS player with explicit settings.
@@ -90,12 +92,13 @@ pub struct SpecError {
 }
 
 /// The settings an MCTS spec may change, with one line each (for help texts).
-pub const MCTS_KEYS: [(&str, &str); 11] = [
+pub const MCTS_KEYS: [(&str, &str); 12] = [
     ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
     ("time", "time a decision: `500ms`, `2s`, or `none`"),
     ("threads", "threads searching (root parallelisation)"),
     ("c", "UCB1 exploration constant"),
     ("playout", "turns of random play before the evaluation cuts a playout off, or `end`"),
+    ("deploy", "in playouts, the chance of choosing among all phase-2 actions rather than passing, 0..1"),
     ("win", "weight of winning in the reward, 0..1 (the rest is the margin)"),
     ("scale", "points of margin for a reward of about 0.88"),
     ("widening", "children a node may open per square root of its visits"),
@@ -109,7 +112,7 @@ impl BotSpec {
     pub fn build(&self, seed: u64) -> Box<dyn Bot> {
         match self {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
-            BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
+            BotSpec::Greedy(w) => Box::new(GreedyBot::with_weights(seed, *w)),
             BotSpec::Level(_, c) | BotSpec::Mcts(c) => Box::new(MctsBot::new(*c, seed, self.to_string())),
         }
     }
@@ -141,6 +144,62 @@ fn parse_duration(v: &str) -> Option<Duration> {
         return s.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).map(Duration::from_secs_f64);
     }
     None
+}
+
+/// The evaluation's constants by name, as specs change them.
+fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 11] {
+    [
+        ("city_close", &mut w.city_close),
+        ("road_close", &mut w.road_close),
+        ("extra_end", &mut w.extra_end),
+        ("growth", &mut w.growth),
+        ("fill", &mut w.fill),
+        ("follower", &mut w.follower),
+        ("follower_ramp", &mut w.follower_ramp),
+        ("triangle", &mut w.triangle),
+        ("abbey", &mut w.abbey),
+        ("barn", &mut w.barn),
+        ("best_opponent", &mut w.best_opponent),
+    ]
+}
+
+/// The names of the evaluation's constants (`followers_full` too).
+pub fn weight_keys() -> Vec<&'static str> {
+    let mut w = Weights::default();
+    let mut v: Vec<&str> = weights_by_name(&mut w).into_iter().map(|(k, _)| k).collect();
+    v.push("followers_full");
+    v
+}
+
+/// Set an evaluation constant; `None` if `key` is not one.
+fn set_weight(w: &mut Weights, key: &str, v: &str) -> Option<Result<(), String>> {
+    if key == "followers_full" {
+        return Some(v.parse().map(|x| w.followers_full = x).map_err(|_| format!("`{key}` wants a whole number")));
+    }
+    let (_, slot) = weights_by_name(w).into_iter().find(|(k, _)| *k == key)?;
+    Some(match v.parse::<f32>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => {
+            *slot = x;
+            Ok(())
+        }
+        _ => Err(format!("`{key}` wants a number ≥ 0, not `{v}`")),
+    })
+}
+
+/// The evaluation constants that differ from the defaults, as `key=value` settings.
+fn weight_settings(w: &Weights) -> Vec<String> {
+    let mut w = *w;
+    let mut base = Weights::default();
+    let mut out: Vec<String> = weights_by_name(&mut w)
+        .into_iter()
+        .zip(weights_by_name(&mut base))
+        .filter(|((_, a), (_, b))| **a != **b)
+        .map(|((k, a), _)| format!("{k}={a}"))
+        .collect();
+    if w.followers_full != Weights::default().followers_full {
+        out.push(format!("followers_full={}", w.followers_full));
+    }
+    out
 }
 
 fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
@@ -184,6 +243,7 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         "c" => c.exploration = positive(key, v)?,
         "playout" => c.playout_turns = if v == "end" { None } else { Some(num(key, v)?) },
         "win" => c.win_weight = unit(key, v)?,
+        "deploy" => c.playout_deploy = unit(key, v)?,
         "scale" => c.margin_scale = positive(key, v)?.max(0.01),
         "widening" => c.widening = positive(key, v)?.max(0.01),
         "prior" => c.prior_weight = positive(key, v)?,
@@ -197,7 +257,11 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         }
         _ => {
             let keys: Vec<&str> = MCTS_KEYS.iter().map(|(k, _)| *k).collect();
-            return Err(format!("unknown setting `{key}` (settings: {})", keys.join(", ")));
+            return Err(format!(
+                "unknown setting `{key}` (settings: {}; and the evaluation's: {})",
+                keys.join(", "),
+                weight_keys().join(", ")
+            ));
         }
     }
     Ok(())
@@ -214,7 +278,7 @@ impl FromStr for BotSpec {
         };
         let mut spec = match name.to_ascii_lowercase().as_str() {
             "random" => BotSpec::Random,
-            "greedy" => BotSpec::Greedy,
+            "greedy" => BotSpec::Greedy(Weights::default()),
             "mcts" => BotSpec::Mcts(MctsConfig::default()),
             other => match Level::ALL.iter().find(|l| l.name() == other) {
                 Some(&l) => BotSpec::Level(l, l.config()),
@@ -226,14 +290,30 @@ impl FromStr for BotSpec {
             },
         };
         if let Some(settings) = settings {
-            let (BotSpec::Level(_, c) | BotSpec::Mcts(c)) = &mut spec else {
-                return Err(fail(format!("`{name}` has no settings")));
-            };
             for kv in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                 let (k, v) = kv.split_once('=').ok_or_else(|| fail(format!("write `{kv}` as KEY=VALUE")))?;
-                set_key(c, k.trim(), v.trim()).map_err(fail)?;
+                let (k, v) = (k.trim(), v.trim());
+                match &mut spec {
+                    BotSpec::Random => return Err(fail(format!("`{name}` has no settings"))),
+                    BotSpec::Greedy(w) => match set_weight(w, k, v) {
+                        Some(r) => r.map_err(fail)?,
+                        None => {
+                            return Err(fail(format!(
+                                "unknown setting `{k}` (greedy takes the evaluation's: {})",
+                                weight_keys().join(", ")
+                            )));
+                        }
+                    },
+                    BotSpec::Level(_, c) | BotSpec::Mcts(c) => match set_weight(&mut c.weights, k, v) {
+                        Some(r) => r.map_err(fail)?,
+                        None => set_key(c, k, v).map_err(fail)?,
+                    },
+                }
             }
-            if c.budget.iterations.is_none() && c.budget.time.is_none() {
+            if let Some(c) = spec.mcts()
+                && c.budget.iterations.is_none()
+                && c.budget.time.is_none()
+            {
                 return Err(fail("give an iteration budget, a time budget, or both".into()));
             }
         }
@@ -246,7 +326,10 @@ impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (name, c, base) = match self {
             BotSpec::Random => return f.write_str("random"),
-            BotSpec::Greedy => return f.write_str("greedy"),
+            BotSpec::Greedy(w) => {
+                let parts = weight_settings(w);
+                return if parts.is_empty() { f.write_str("greedy") } else { write!(f, "greedy:{}", parts.join(",")) };
+            }
             BotSpec::Level(l, c) => (l.name(), c, l.config()),
             BotSpec::Mcts(c) => ("mcts", c, MctsConfig::default()),
         };
@@ -263,6 +346,7 @@ impl fmt::Display for BotSpec {
         let floats = [
             ("c", c.exploration, base.exploration),
             ("win", c.win_weight, base.win_weight),
+            ("deploy", c.playout_deploy, base.playout_deploy),
             ("scale", c.margin_scale, base.margin_scale),
             ("widening", c.widening, base.widening),
             ("prior", c.prior_weight, base.prior_weight),
@@ -281,6 +365,7 @@ impl fmt::Display for BotSpec {
         if c.reuse != base.reuse {
             parts.push(format!("reuse={}", c.reuse));
         }
+        parts.extend(weight_settings(&c.weights));
         if parts.is_empty() { f.write_str(name) } else { write!(f, "{name}:{}", parts.join(",")) }
     }
 }
@@ -317,6 +402,8 @@ mod tests {
         let e = "mcts:speed=3".parse::<BotSpec>().unwrap_err();
         assert!(e.reason.contains("unknown setting `speed`"), "{e}");
         let e = "greedy:iterations=3".parse::<BotSpec>().unwrap_err();
+        assert!(e.reason.contains("unknown setting `iterations`"), "{e}");
+        let e = "random:c=3".parse::<BotSpec>().unwrap_err();
         assert!(e.reason.contains("no settings"), "{e}");
         let e = "mcts:iterations=none,time=none".parse::<BotSpec>().unwrap_err();
         assert!(e.reason.contains("budget"), "{e}");
