@@ -55,6 +55,9 @@ pub struct MctsConfig {
     pub exploration: f32,
     /// Turns of random play before the evaluation cuts a playout off; `None` plays to the end.
     pub playout_turns: Option<u32>,
+    /// In playouts, the chance that a placement or phase-2 decision is chosen by the evaluation among a few random
+    /// candidates rather than at random.
+    pub playout_greedy: f32,
     /// In playouts, the chance that a phase-2 decision is drawn from all its actions rather than passed.
     pub playout_deploy: f32,
     /// Weight of winning in the reward (the rest is the squashed margin), 0..=1.
@@ -80,11 +83,12 @@ impl Default for MctsConfig {
         MctsConfig {
             budget: Budget { iterations: Some(10_000), time: None },
             threads: 1,
-            exploration: 0.7,
+            exploration: 0.25,
             playout_turns: Some(4),
             playout_deploy: 1.0,
+            playout_greedy: 0.0,
             win_weight: 0.5,
-            margin_scale: 20.0,
+            margin_scale: 5.0,
             widening: 2.0,
             prior_weight: 0.3,
             prior_temperature: 4.0,
@@ -109,8 +113,9 @@ struct Node {
     /// The child of each action, or [`NONE`].
     children: Vec<u32>,
     first_len: u32,
-    /// Priors of the first `first_len` actions (empty until computed), in points for the player deciding here.
-    priors: Vec<f32>,
+    /// Selection bias of the first `first_len` actions from their priors (empty until computed):
+    /// `prior_weight × e^((prior − best prior) / prior_temperature)`, divided by the child's visits + 1 in use.
+    bias: Vec<f32>,
     /// Actions in the order to open them (by prior once known, else shuffled once).
     order: Vec<u32>,
     /// Who took the action leading here (a seat, or [`CHANCE`]).
@@ -130,6 +135,8 @@ struct Tree {
     legal: Vec<Action>,
     avail: Vec<u32>,
     eval: Evaluator,
+    /// A game to try playout steps on.
+    scratch: Option<Game>,
 }
 
 impl Tree {
@@ -325,11 +332,9 @@ fn search(
             root.children = vec![NONE; legal.len()];
             root.first_len = legal.len() as u32;
         }
-        let mut priors = priors.to_vec();
-        let mut order = prior_order(&priors);
-        priors.resize(root.actions.len(), f32::MIN / 4.0);
+        let mut order = prior_order(priors);
         order.extend(legal.len() as u32..root.actions.len() as u32);
-        root.priors = priors;
+        root.bias = biases(priors, cfg);
         root.order = order;
     }
     let mut det = game.clone();
@@ -361,6 +366,12 @@ fn search(
         }
     }
     st
+}
+
+/// The selection bias of each action from its prior.
+fn biases(priors: &[f32], cfg: &MctsConfig) -> Vec<f32> {
+    let best = priors.iter().copied().fold(f32::MIN, f32::max);
+    priors.iter().map(|&p| cfg.prior_weight * ((p - best) / cfg.prior_temperature).exp()).collect()
 }
 
 /// Indices sorted by prior, best first (stable: equal priors keep the engine's order).
@@ -444,7 +455,7 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
         }
     }
     // Priors once the node is worth it: the evaluation after each first-seen action, for the player deciding.
-    if tree.nodes[ni].priors.is_empty() && tree.nodes[ni].visits >= cfg.prior_visits && fl > 1 {
+    if tree.nodes[ni].bias.is_empty() && tree.nodes[ni].visits >= cfg.prior_visits && fl > 1 {
         let mut priors = Vec::with_capacity(fl);
         let mut child = det.clone();
         for k in 0..fl {
@@ -461,7 +472,7 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
         let mut order = prior_order(&priors);
         order.extend(fl as u32..n.actions.len() as u32);
         n.order = order;
-        n.priors = priors;
+        n.bias = biases(&priors, cfg);
     }
     let n = &tree.nodes[ni];
     // Widening: open the next action in order if fewer children than allowed are available here.
@@ -475,7 +486,6 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
         }
     }
     // UCB1 over the available children, with availability in place of the parent's visits.
-    let best_prior = n.priors.iter().copied().fold(f32::MIN, f32::max);
     let mut best = (f32::MIN, usize::MAX);
     for &e in &tree.avail {
         let c = n.children[e as usize];
@@ -486,10 +496,7 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
         let visits = ch.visits.max(1) as f32;
         let mean = ch.reward as f32 / visits;
         let explore = cfg.exploration * ((ch.avail.max(1) as f32).ln() / visits).sqrt();
-        let bias = match n.priors.get(e as usize) {
-            Some(&pr) => cfg.prior_weight * ((pr - best_prior) / cfg.prior_temperature).exp() / (visits + 1.0),
-            None => 0.0,
-        };
+        let bias = n.bias.get(e as usize).map_or(0.0, |b| b / (visits + 1.0));
         let score = mean + explore + bias;
         if score > best.0 {
             best = (score, e as usize);
@@ -522,7 +529,12 @@ fn playout(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
             det.apply_unchecked(Action::Pass);
             continue;
         }
-        match det.random_action(rng, buf) {
+        let a = if cfg.playout_greedy > 0.0 && rng.random::<f32>() < cfg.playout_greedy {
+            informed_action(tree, det, rng, buf)
+        } else {
+            det.random_action(rng, buf)
+        };
+        match a {
             Some(a) => det.apply_unchecked(a),
             None => break,
         }
@@ -548,6 +560,46 @@ fn playout(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
         }
     }
     reward
+}
+
+/// Candidates an informed playout step compares.
+const INFORMED_SAMPLES: usize = 4;
+
+/// A playout step chosen by the evaluation: for a placement, the best of a few random placements; in phase 2, the
+/// best of a few random actions and passing; any other decision at random.
+fn informed_action(tree: &mut Tree, det: &Game, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) -> Option<Action> {
+    let Actor::Player(p) = det.decision().actor else { return det.random_action(rng, buf) };
+    let mut cands = [Action::Pass; INFORMED_SAMPLES + 1];
+    let n = match det.decision().kind {
+        carcassonne::DecisionKind::PlaceTile { .. } => {
+            for c in cands.iter_mut().take(INFORMED_SAMPLES) {
+                *c = det.random_action(rng, buf)?;
+            }
+            INFORMED_SAMPLES
+        }
+        carcassonne::DecisionKind::Phase2 => {
+            det.legal_actions_into(buf);
+            if buf.is_empty() {
+                return None;
+            }
+            for c in cands.iter_mut().take(INFORMED_SAMPLES) {
+                *c = buf[rng.random_range(0..buf.len())];
+            }
+            INFORMED_SAMPLES + 1
+        }
+        _ => return det.random_action(rng, buf),
+    };
+    let scratch = tree.scratch.get_or_insert_with(|| det.clone());
+    let mut best = (f32::MIN, cands[0]);
+    for &a in &cands[..n] {
+        scratch.clone_from(det);
+        scratch.apply_unchecked(a);
+        let v = tree.eval.margin(scratch, p);
+        if v > best.0 {
+            best = (v, a);
+        }
+    }
+    Some(best.1)
 }
 
 /// A margin squashed into 0..=1: 0.5 at 0, about 0.88 at `scale`.

@@ -15,11 +15,12 @@ use crate::random::RandomBot;
 /// The levels offered to people, each a documented bot and budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// A short search: beats random play, loses to `greedy`.
+    /// A short search (60 iterations with playouts to the end and no priors): beats random play, loses to
+    /// `greedy`.
     Easy,
-    /// A search of about a tenth of a second a decision on one core.
+    /// A search of about a tenth of a second a decision (6,000 iterations) on one thread.
     Medium,
-    /// The strongest: a search of at most about a second a decision, on two threads.
+    /// The strongest: 80,000 iterations a decision on two threads, cut off at one second.
     Hard,
 }
 
@@ -47,11 +48,11 @@ impl Level {
                 ..base
             },
             Level::Medium => MctsConfig {
-                budget: Budget { iterations: Some(3_000), time: Some(Duration::from_millis(500)) },
+                budget: Budget { iterations: Some(6_000), time: Some(Duration::from_millis(500)) },
                 ..base
             },
             Level::Hard => MctsConfig {
-                budget: Budget { iterations: Some(24_000), time: Some(Duration::from_millis(1_000)) },
+                budget: Budget { iterations: Some(80_000), time: Some(Duration::from_millis(1_000)) },
                 threads: 2,
                 ..base
             },
@@ -92,13 +93,17 @@ pub struct SpecError {
 }
 
 /// The settings an MCTS spec may change, with one line each (for help texts).
-pub const MCTS_KEYS: [(&str, &str); 12] = [
+pub const MCTS_KEYS: [(&str, &str); 13] = [
     ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
     ("time", "time a decision: `500ms`, `2s`, or `none`"),
     ("threads", "threads searching (root parallelisation)"),
     ("c", "UCB1 exploration constant"),
     ("playout", "turns of random play before the evaluation cuts a playout off, or `end`"),
     ("deploy", "in playouts, the chance of choosing among all phase-2 actions rather than passing, 0..1"),
+    (
+        "informed",
+        "in playouts, the chance that a placement or phase-2 step is the best of a few by the evaluation, 0..1",
+    ),
     ("win", "weight of winning in the reward, 0..1 (the rest is the margin)"),
     ("scale", "points of margin for a reward of about 0.88"),
     ("widening", "children a node may open per square root of its visits"),
@@ -244,6 +249,7 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         "playout" => c.playout_turns = if v == "end" { None } else { Some(num(key, v)?) },
         "win" => c.win_weight = unit(key, v)?,
         "deploy" => c.playout_deploy = unit(key, v)?,
+        "informed" => c.playout_greedy = unit(key, v)?,
         "scale" => c.margin_scale = positive(key, v)?.max(0.01),
         "widening" => c.widening = positive(key, v)?.max(0.01),
         "prior" => c.prior_weight = positive(key, v)?,
@@ -347,6 +353,7 @@ impl fmt::Display for BotSpec {
             ("c", c.exploration, base.exploration),
             ("win", c.win_weight, base.win_weight),
             ("deploy", c.playout_deploy, base.playout_deploy),
+            ("informed", c.playout_greedy, base.playout_greedy),
             ("scale", c.margin_scale, base.margin_scale),
             ("widening", c.widening, base.widening),
             ("prior", c.prior_weight, base.prior_weight),
