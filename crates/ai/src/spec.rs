@@ -402,21 +402,20 @@ mod tests {
 
     #[test]
     fn bad_specs_say_why() {
-        let e = "wizard".parse::<BotSpec>().unwrap_err();
-        assert!(e.to_string().contains("unknown bot `wizard`"), "{e}");
-        let e = "mcts:iterations=0".parse::<BotSpec>().unwrap_err();
-        assert!(e.reason.contains("at least 1"), "{e}");
-        let e = "mcts:speed=3".parse::<BotSpec>().unwrap_err();
-        assert!(e.reason.contains("unknown setting `speed`"), "{e}");
-        let e = "greedy:iterations=3".parse::<BotSpec>().unwrap_err();
-        assert!(e.reason.contains("unknown setting `iterations`"), "{e}");
-        let e = "random:c=3".parse::<BotSpec>().unwrap_err();
-        assert!(e.reason.contains("no settings"), "{e}");
-        let e = "mcts:iterations=none,time=none".parse::<BotSpec>().unwrap_err();
-        assert!(e.reason.contains("budget"), "{e}");
-        let e = "mcts:win=2".parse::<BotSpec>().unwrap_err();
-        assert!(e.reason.contains("between 0 and 1"), "{e}");
-        let e = "mcts:iterations".parse::<BotSpec>().unwrap_err();
-        assert!(e.reason.contains("KEY=VALUE"), "{e}");
+        let cases = [
+            ("wizard", "unknown bot `wizard`"),
+            ("mcts:iterations=0", "at least 1"),
+            ("mcts:speed=3", "unknown setting `speed`"),
+            ("greedy:iterations=3", "unknown setting `iterations`"),
+            ("random:c=3", "no settings"),
+            ("mcts:iterations=none,time=none", "budget"),
+            ("mcts:win=2", "between 0 and 1"),
+            ("mcts:iterations", "KEY=VALUE"),
+            ("mcts:time=soon", "`500ms` or `2s`"),
+        ];
+        for (text, why) in cases {
+            let e = text.parse::<BotSpec>().unwrap_err();
+            assert!(e.to_string().contains(why), "{text}: {e}");
+        }
     }
 }

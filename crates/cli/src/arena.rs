@@ -126,11 +126,8 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     let secs = start.elapsed().as_secs_f64();
     let summary = summarise(&specs, &results);
     let errors = errors.into_inner().expect("not poisoned");
-    let text = if a.json {
-        json_report(a, &base, &summary, games, jobs, secs, &errors)?
-    } else {
-        text_report(&base, &summary, games, jobs, secs, &errors)
-    };
+    let report = Report { setup: &base, summary: &summary, seed: a.seed, games, jobs, secs, errors: &errors };
+    let text = if a.json { report.json()? } else { report.text() };
     if !errors.is_empty() {
         eprint!("{text}");
         anyhow::bail!("{} of {games} games stopped with an error", errors.len());
@@ -146,120 +143,121 @@ fn elo_text(x: f64) -> String {
     if x.is_infinite() { if x > 0.0 { "+∞".into() } else { "−∞".into() } } else { format!("{x:+.0}") }
 }
 
-fn text_report(
-    setup: &carcassonne::Setup,
-    s: &Summary,
+/// What an arena report is made of.
+struct Report<'a> {
+    setup: &'a carcassonne::Setup,
+    summary: &'a Summary,
+    seed: u64,
+    /// Games asked for (after rounding).
     games: u64,
     jobs: usize,
     secs: f64,
-    errors: &[String],
-) -> String {
-    let mut out = String::new();
-    let plural = |n: u64, one: &str, many: &str| if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") };
-    outln!(
-        out,
-        "{} of {} players, sets {}, {} at a time, in {secs:.1} s",
-        plural(s.games, "game", "games"),
-        setup.players,
-        setup.sets.join(","),
-        jobs
-    );
-    if s.games < games {
-        outln!(out, "({} of {games} games finished)", s.games);
-    }
-    let w = s.bots.iter().map(|b| b.spec.len()).max().unwrap_or(3).max(3);
-    outln!(
-        out,
-        "{:<w$}  {:>5}  {:>6}  {:>6}  {:>15}  {:>6}  {:>7}  {:>10}  {:>9}  {:>8}",
-        "bot",
-        "seats",
-        "wins",
-        "win %",
-        "95% interval",
-        "score",
-        "margin",
-        "decisions/s",
-        "mean ms",
-        "max ms"
-    );
-    for b in &s.bots {
-        let (lo, hi) = b.win_interval;
-        outln!(
-            out,
-            "{:<w$}  {:>5}  {:>6.1}  {:>6}  {:>15}  {:>6.1}  {:>+7.1}  {:>10.0}  {:>9.1}  {:>8.0}",
-            b.spec,
-            b.seats,
-            b.wins,
-            pct(b.win_rate()),
-            format!("{}–{}", pct(lo), pct(hi)),
-            b.mean_score,
-            b.mean_margin,
-            b.decisions_per_second(),
-            b.mean_decision().as_secs_f64() * 1e3,
-            b.longest.as_secs_f64() * 1e3
-        );
-    }
-    for p in &s.pairings {
-        let e = p.elo;
-        outln!(
-            out,
-            "{} vs {}: Elo {} (95% interval {} to {}), score {:.3} over {} pairings",
-            s.bots[p.a].spec,
-            s.bots[p.b].spec,
-            elo_text(e.elo),
-            elo_text(e.low),
-            elo_text(e.high),
-            e.score,
-            e.n
-        );
-    }
-    outln!(out, "(mean ms: a decision with more than one legal answer; decisions/s: all of the bot's decisions)");
-    for e in errors {
-        outln!(out, "error: {e}");
-    }
-    out
+    errors: &'a [String],
 }
 
-fn json_report(
-    a: &ArenaArgs,
-    setup: &carcassonne::Setup,
-    s: &Summary,
-    games: u64,
-    jobs: usize,
-    secs: f64,
-    errors: &[String],
-) -> Result<String> {
-    let bots: Vec<serde_json::Value> = s
-        .bots
-        .iter()
-        .map(|b| {
-            json!({
-                "bot": b.spec, "seats": b.seats, "wins": b.wins, "win_rate": b.win_rate(),
-                "win_rate_95": [b.win_interval.0, b.win_interval.1], "mean_score": b.mean_score,
-                "mean_margin": b.mean_margin, "decisions": b.decisions, "forced_decisions": b.forced,
-                "thinking_seconds": b.thinking.as_secs_f64(), "decisions_per_second": b.decisions_per_second(),
-                "mean_decision_ms": b.mean_decision().as_secs_f64() * 1e3,
-                "longest_decision_ms": b.longest.as_secs_f64() * 1e3,
+impl Report<'_> {
+    fn text(&self) -> String {
+        let Report { setup, summary: s, games, jobs, secs, errors, .. } = *self;
+        let mut out = String::new();
+        let plural = |n: u64, one: &str, many: &str| if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") };
+        outln!(
+            out,
+            "{} of {} players, sets {}, {} at a time, in {secs:.1} s",
+            plural(s.games, "game", "games"),
+            setup.players,
+            setup.sets.join(","),
+            jobs
+        );
+        if s.games < games {
+            outln!(out, "({} of {games} games finished)", s.games);
+        }
+        let w = s.bots.iter().map(|b| b.spec.len()).max().unwrap_or(3).max(3);
+        outln!(
+            out,
+            "{:<w$}  {:>5}  {:>6}  {:>6}  {:>15}  {:>6}  {:>7}  {:>10}  {:>9}  {:>8}",
+            "bot",
+            "seats",
+            "wins",
+            "win %",
+            "95% interval",
+            "score",
+            "margin",
+            "decisions/s",
+            "mean ms",
+            "max ms"
+        );
+        for b in &s.bots {
+            let (lo, hi) = b.win_interval;
+            outln!(
+                out,
+                "{:<w$}  {:>5}  {:>6.1}  {:>6}  {:>15}  {:>6.1}  {:>+7.1}  {:>10.0}  {:>9.1}  {:>8.0}",
+                b.spec,
+                b.seats,
+                b.wins,
+                pct(b.win_rate()),
+                format!("{}–{}", pct(lo), pct(hi)),
+                b.mean_score,
+                b.mean_margin,
+                b.decisions_per_second(),
+                b.mean_decision().as_secs_f64() * 1e3,
+                b.longest.as_secs_f64() * 1e3
+            );
+        }
+        for p in &s.pairings {
+            let e = p.elo;
+            outln!(
+                out,
+                "{} vs {}: Elo {} (95% interval {} to {}), score {:.3} over {} pairings",
+                s.bots[p.a].spec,
+                s.bots[p.b].spec,
+                elo_text(e.elo),
+                elo_text(e.low),
+                elo_text(e.high),
+                e.score,
+                e.n
+            );
+        }
+        outln!(out, "(mean ms: a decision with more than one legal answer; decisions/s: all of the bot's decisions)");
+        for e in errors {
+            outln!(out, "error: {e}");
+        }
+        out
+    }
+
+    fn json(&self) -> Result<String> {
+        let Report { setup, summary: s, seed, games, jobs, secs, errors } = *self;
+        let bots: Vec<serde_json::Value> = s
+            .bots
+            .iter()
+            .map(|b| {
+                json!({
+                    "bot": b.spec, "seats": b.seats, "wins": b.wins, "win_rate": b.win_rate(),
+                    "win_rate_95": [b.win_interval.0, b.win_interval.1], "mean_score": b.mean_score,
+                    "mean_margin": b.mean_margin, "decisions": b.decisions, "forced_decisions": b.forced,
+                    "thinking_seconds": b.thinking.as_secs_f64(), "decisions_per_second": b.decisions_per_second(),
+                    "mean_decision_ms": b.mean_decision().as_secs_f64() * 1e3,
+                    "longest_decision_ms": b.longest.as_secs_f64() * 1e3,
+                })
             })
-        })
-        .collect();
-    let finite = |x: f64| if x.is_finite() { json!(x) } else { json!(null) };
-    let pairings: Vec<serde_json::Value> = s
-        .pairings
-        .iter()
-        .map(|p| {
-            json!({
-                "bot": s.bots[p.a].spec, "opponent": s.bots[p.b].spec, "elo": finite(p.elo.elo),
-                "elo_95": [finite(p.elo.low), finite(p.elo.high)], "score": p.elo.score, "pairings": p.elo.n,
+            .collect();
+        let finite = |x: f64| if x.is_finite() { json!(x) } else { json!(null) };
+        let pairings: Vec<serde_json::Value> = s
+            .pairings
+            .iter()
+            .map(|p| {
+                json!({
+                    "bot": s.bots[p.a].spec, "opponent": s.bots[p.b].spec, "elo": finite(p.elo.elo),
+                    "elo_95": [finite(p.elo.low), finite(p.elo.high)], "score": p.elo.score, "pairings": p.elo.n,
+                })
             })
-        })
-        .collect();
-    let v = json!({
-        "games": s.games, "games_asked": games, "players": setup.players, "sets": setup.sets,
-        "rules": setup.rules.non_defaults(), "seed": a.seed, "jobs": jobs, "seconds": secs,
-        "bots": bots, "pairings": pairings, "errors": errors,
-    });
-    let mut out = serde_json::to_string_pretty(&v)?;
-    out.push('\n');
-    Ok(out)
+            .collect();
+        let v = json!({
+            "games": s.games, "games_asked": games, "players": setup.players, "sets": setup.sets,
+            "rules": setup.rules.non_defaults(), "seed": seed, "jobs": jobs, "seconds": secs,
+            "bots": bots, "pairings": pairings, "errors": errors,
+        });
+        let mut out = serde_json::to_string_pretty(&v)?;
+        out.push('\n');
+        Ok(out)
+    }
 }
