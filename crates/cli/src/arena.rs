@@ -140,7 +140,13 @@ fn pct(x: f64) -> String {
 }
 
 fn elo_text(x: f64) -> String {
-    if x.is_infinite() { if x > 0.0 { "+∞".into() } else { "−∞".into() } } else { format!("{x:+.0}") }
+    if x.is_infinite() {
+        if x > 0.0 { "+∞".into() } else { "-∞".into() }
+    } else if x.abs() < 0.5 {
+        "0".into()
+    } else {
+        format!("{x:+.0}")
+    }
 }
 
 /// What an arena report is made of.
