@@ -19,7 +19,7 @@ use crate::SetupArgs;
 #[derive(Debug, Args)]
 pub(crate) struct ArenaArgs {
     /// The bots, comma-separated: random, greedy, easy, medium, hard, or mcts with settings
-    /// (`mcts:iterations=2000,threads=1`; `carc arena --help` lists them). Seat s of game g gets bot (s + g) mod
+    /// (`mcts:iterations=2000,threads=1`; listed below). Seat s of game g gets bot (s + g) mod
     /// the number of bots, so each bot sits in each seat equally often.
     #[arg(long, value_delimiter = ';', default_value = "hard;greedy", value_parser = parse_bots)]
     bots: Vec<Vec<BotSpec>>,
@@ -42,6 +42,33 @@ pub(crate) struct ArenaArgs {
     #[arg(long)]
     json: bool,
 }
+
+/// The bots and their settings, shown after `carc arena --help` and `carc hint --help`.
+pub(crate) const BOTS_HELP: &str = "\
+Bots:
+  random    uniform over the legal actions
+  greedy    its whole turn, valued by the static evaluation
+  mcts      information-set Monte-Carlo tree search (docs/ai.md)
+  easy      mcts, 60 iterations, playouts to the end, no priors
+  medium    mcts, 6000 iterations, one thread (capped at 0.5 s)
+  hard      mcts, 80000 iterations, two threads (capped at 1 s)
+
+Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
+  iterations    iterations a decision over all threads, or none
+  time          time a decision: 500ms, 2s, or none
+  threads       threads searching (root parallelisation)
+  c             UCB1 exploration constant
+  playout       turns of random play before the evaluation cuts a playout off, or end
+  deploy        in playouts, the chance of choosing among all phase-2 actions rather than passing
+  informed      in playouts, the chance a placement or phase-2 step is the best of four by the evaluation
+  win           weight of winning in the reward, 0..1 (the rest is the margin)
+  scale         points of margin for a reward of about 0.88
+  widening      children a node may open per square root of its visits
+  prior         weight of the static evaluation's prior in selection
+  prior_visits  visits before a node computes its priors
+  reuse         keep the tree from a placement for the meeple decision that follows: true or false
+greedy and mcts also take the evaluation's constants (greedy:city_close=12): city_close, road_close,
+extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent.";
 
 fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
     // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.
@@ -265,5 +292,18 @@ impl Report<'_> {
         let mut out = serde_json::to_string_pretty(&v)?;
         out.push('\n');
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_help_names_every_setting() {
+        for (key, _) in carcassonne_ai::spec::MCTS_KEYS {
+            assert!(super::BOTS_HELP.contains(&format!("\n  {key} ")), "{key} missing from the help");
+        }
+        for key in carcassonne_ai::spec::weight_keys() {
+            assert!(super::BOTS_HELP.contains(key), "{key} missing from the help");
+        }
     }
 }

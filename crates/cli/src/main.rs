@@ -80,8 +80,10 @@ enum Command {
     /// List every rule option with its values (the default first).
     Rules,
     /// Play games between bots and report wins with 95% intervals, scores, margins, Elo differences and speed.
+    #[command(after_help = arena::BOTS_HELP)]
     Arena(arena::ArenaArgs),
     /// What a bot would play at the end of a record, with its view of the best few actions.
+    #[command(after_help = arena::BOTS_HELP)]
     Hint(hint::HintArgs),
     /// Count the paths of legal decisions from the end of a record (chance takes the top of the stack).
     Perft {
