@@ -114,6 +114,8 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     );
     bar.tick();
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    // Wins and seats so far, by bot, for the progress bar's message.
+    let tally: Mutex<Vec<(f64, u64)>> = Mutex::new(vec![(0.0, 0); specs.len()]);
     let start = Instant::now();
     let results: Vec<GameResult> = pool.install(|| {
         (0..games)
@@ -130,6 +132,22 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
                 let out = match play_game(&setup, &mut bots, a.records.is_some()) {
                     Ok(mut r) => {
                         r.seats = seats;
+                        let mut t = tally.lock().expect("not poisoned");
+                        let best = r.scores.iter().max().copied().unwrap_or(0);
+                        let winners = r.scores.iter().filter(|&&x| x == best).count() as f64;
+                        for (s, &b) in r.seats.iter().enumerate() {
+                            t[b].1 += 1;
+                            if r.scores[s] == best {
+                                t[b].0 += 1.0 / winners;
+                            }
+                        }
+                        let msg: Vec<String> = t
+                            .iter()
+                            .zip(&specs)
+                            .map(|((w, n), sp)| format!("{sp} {:.0}%", 100.0 * w / (*n).max(1) as f64))
+                            .collect();
+                        bar.set_message(format!("wins so far: {}", msg.join(", ")));
+                        drop(t);
                         if let (Some(dir), Some(rec)) = (&a.records, &r.record) {
                             let path = dir.join(format!("game-{}.json", g + 1));
                             if let Err(e) = std::fs::write(&path, rec.to_json()) {
