@@ -2,12 +2,13 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use carcassonne_ai::arena::{GameResult, Summary, play_game, seating, summarise};
@@ -35,9 +36,13 @@ pub(crate) struct ArenaArgs {
     /// Games played at once (default: the cores, divided by the most threads any bot searches with).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Save each game's record as DIR/game-N.json.
+    /// Save each game's record as DIR/game-N.json (and its tally as DIR/game-N.result.json).
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
+    /// With --records: count the games already finished in DIR by an arena with the same bots, setup and seed, and
+    /// play only the rest. A long arena that was stopped goes on where it left off.
+    #[arg(long, requires = "records")]
+    resume: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -100,14 +105,41 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     let games = a.games.div_ceil(k) * k;
     let base = a.setup.setup(a.seed)?;
     let players = base.players as usize;
+    let mut done: Vec<Option<GameResult>> = vec![None; games as usize];
     if let Some(dir) = &a.records {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let manifest =
+            Manifest { bots: specs.iter().map(ToString::to_string).collect(), seed: a.seed, setup: base.clone() };
+        let path = dir.join("arena.json");
+        if a.resume && path.exists() {
+            let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+            let old: Manifest = serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+            anyhow::ensure!(
+                old == manifest,
+                "{} is an arena of other bots, another setup or another seed; resume it with the same options or \
+                 choose another directory",
+                dir.display()
+            );
+            for (g, slot) in done.iter_mut().enumerate() {
+                let p = dir.join(format!("game-{}.result.json", g + 1));
+                if p.exists() {
+                    let text = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+                    let saved: SavedResult =
+                        serde_json::from_str(&text).with_context(|| format!("reading {}", p.display()))?;
+                    *slot = Some(saved.into_result());
+                }
+            }
+        }
+        std::fs::write(&path, serde_json::to_string_pretty(&manifest)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
     }
+    let resumed: Vec<GameResult> = done.iter().flatten().cloned().collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let most_threads = specs.iter().filter_map(|s| s.mcts().map(|c| c.threads)).max().unwrap_or(1);
     let jobs = a.jobs.unwrap_or((cores / most_threads).max(1)).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().context("starting the game threads")?;
     let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(games) };
+    bar.set_position(resumed.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, eta {eta}  {msg}")
             .expect("a valid template"),
@@ -116,10 +148,14 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     // Wins and seats so far, by bot, for the progress bar's message.
     let tally: Mutex<Vec<(f64, u64)>> = Mutex::new(vec![(0.0, 0); specs.len()]);
+    for r in &resumed {
+        count_wins(&mut tally.lock().expect("not poisoned"), r);
+    }
     let start = Instant::now();
-    let results: Vec<GameResult> = pool.install(|| {
+    let mut results: Vec<GameResult> = pool.install(|| {
         (0..games)
             .into_par_iter()
+            .filter(|&g| done[g as usize].is_none())
             .filter_map(|g| {
                 let mut setup = base.clone();
                 setup.seed = a.seed.wrapping_add(g / k);
@@ -133,14 +169,7 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
                     Ok(mut r) => {
                         r.seats = seats;
                         let mut t = tally.lock().expect("not poisoned");
-                        let best = r.scores.iter().max().copied().unwrap_or(0);
-                        let winners = r.scores.iter().filter(|&&x| x == best).count() as f64;
-                        for (s, &b) in r.seats.iter().enumerate() {
-                            t[b].1 += 1;
-                            if r.scores[s] == best {
-                                t[b].0 += 1.0 / winners;
-                            }
-                        }
+                        count_wins(&mut t, &r);
                         let msg: Vec<String> = t
                             .iter()
                             .zip(&specs)
@@ -150,8 +179,17 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
                         drop(t);
                         if let (Some(dir), Some(rec)) = (&a.records, &r.record) {
                             let path = dir.join(format!("game-{}.json", g + 1));
-                            if let Err(e) = std::fs::write(&path, rec.to_json()) {
-                                errors.lock().expect("not poisoned").push(format!("writing {}: {e}", path.display()));
+                            let tally_path = dir.join(format!("game-{}.result.json", g + 1));
+                            // The tally is written after the record: a game counts as done only once both are saved.
+                            let written = std::fs::write(&path, rec.to_json())
+                                .map_err(|e| format!("writing {}: {e}", path.display()))
+                                .and_then(|()| {
+                                    let text = serde_json::to_string(&SavedResult::of(&r)).expect("plain data");
+                                    std::fs::write(&tally_path, text)
+                                        .map_err(|e| format!("writing {}: {e}", tally_path.display()))
+                                });
+                            if let Err(e) = written {
+                                errors.lock().expect("not poisoned").push(e);
                             }
                         }
                         r.record = None;
@@ -169,15 +207,87 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     });
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
+    let resumed_games = resumed.len() as u64;
+    results.extend(resumed);
     let summary = summarise(&specs, &results);
     let errors = errors.into_inner().expect("not poisoned");
-    let report = Report { setup: &base, summary: &summary, seed: a.seed, games, jobs, secs, errors: &errors };
+    let report = Report {
+        setup: &base,
+        summary: &summary,
+        seed: a.seed,
+        games,
+        jobs,
+        secs,
+        resumed: resumed_games,
+        errors: &errors,
+    };
     let text = if a.json { report.json()? } else { report.text() };
     if !errors.is_empty() {
         eprint!("{text}");
         anyhow::bail!("{} of {games} games stopped with an error", errors.len());
     }
     Ok(text)
+}
+
+/// Add one game's wins (a shared win as a share) and seats to the running tally by bot.
+fn count_wins(tally: &mut [(f64, u64)], r: &GameResult) {
+    let best = r.scores.iter().max().copied().unwrap_or(0);
+    let winners = r.scores.iter().filter(|&&x| x == best).count() as f64;
+    for (s, &b) in r.seats.iter().enumerate() {
+        tally[b].1 += 1;
+        if r.scores[s] == best {
+            tally[b].0 += 1.0 / winners;
+        }
+    }
+}
+
+/// What a records directory holds an arena of: `--resume` goes on only with the same bots, setup and seed.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Manifest {
+    bots: Vec<String>,
+    seed: u64,
+    setup: carcassonne::Setup,
+}
+
+/// One finished game's tally, saved beside its record so that a resumed arena counts it without replaying it.
+#[derive(Debug, Serialize, Deserialize)]
+struct SavedResult {
+    seed: u64,
+    seats: Vec<usize>,
+    scores: Vec<i32>,
+    decisions: Vec<u64>,
+    forced: Vec<u64>,
+    thinking_seconds: Vec<f64>,
+    longest_seconds: Vec<f64>,
+}
+
+impl SavedResult {
+    fn of(r: &GameResult) -> SavedResult {
+        let secs = |d: &[Duration]| d.iter().map(Duration::as_secs_f64).collect();
+        SavedResult {
+            seed: r.seed,
+            seats: r.seats.clone(),
+            scores: r.scores.clone(),
+            decisions: r.decisions.clone(),
+            forced: r.forced.clone(),
+            thinking_seconds: secs(&r.thinking),
+            longest_seconds: secs(&r.longest),
+        }
+    }
+
+    fn into_result(self) -> GameResult {
+        let durations = |v: Vec<f64>| v.into_iter().map(|s| Duration::from_secs_f64(s.max(0.0))).collect();
+        GameResult {
+            seed: self.seed,
+            seats: self.seats,
+            scores: self.scores,
+            decisions: self.decisions,
+            forced: self.forced,
+            thinking: durations(self.thinking_seconds),
+            longest: durations(self.longest_seconds),
+            record: None,
+        }
+    }
 }
 
 fn pct(x: f64) -> String {
@@ -203,12 +313,14 @@ struct Report<'a> {
     games: u64,
     jobs: usize,
     secs: f64,
+    /// Games counted from an earlier run (`--resume`).
+    resumed: u64,
     errors: &'a [String],
 }
 
 impl Report<'_> {
     fn text(&self) -> String {
-        let Report { setup, summary: s, games, jobs, secs, errors, .. } = *self;
+        let Report { setup, summary: s, games, jobs, secs, resumed, errors, .. } = *self;
         let mut out = String::new();
         let plural = |n: u64, one: &str, many: &str| if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") };
         outln!(
@@ -219,6 +331,13 @@ impl Report<'_> {
             setup.sets.join(","),
             jobs
         );
+        if resumed > 0 {
+            outln!(
+                out,
+                "({} counted from an earlier run, not timed in the line above)",
+                plural(resumed, "game", "games")
+            );
+        }
         if s.games < games {
             outln!(out, "({} of {games} games finished)", s.games);
         }
@@ -276,7 +395,7 @@ impl Report<'_> {
     }
 
     fn json(&self) -> Result<String> {
-        let Report { setup, summary: s, seed, games, jobs, secs, errors } = *self;
+        let Report { setup, summary: s, seed, games, jobs, secs, resumed, errors } = *self;
         let bots: Vec<serde_json::Value> = s
             .bots
             .iter()
@@ -304,7 +423,7 @@ impl Report<'_> {
             .collect();
         let v = json!({
             "games": s.games, "games_asked": games, "players": setup.players, "sets": setup.sets,
-            "rules": setup.rules.non_defaults(), "seed": seed, "jobs": jobs, "seconds": secs,
+            "rules": setup.rules.non_defaults(), "seed": seed, "jobs": jobs, "seconds": secs, "resumed": resumed,
             "bots": bots, "pairings": pairings, "errors": errors,
         });
         let mut out = serde_json::to_string_pretty(&v)?;
@@ -315,6 +434,44 @@ impl Report<'_> {
 
 #[cfg(test)]
 mod tests {
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        arena: super::ArenaArgs,
+    }
+
+    fn run(args: &str) -> anyhow::Result<serde_json::Value> {
+        let cli = Cli::try_parse_from(std::iter::once("arena").chain(args.split_whitespace()))?;
+        Ok(serde_json::from_str(&super::arena(&cli.arena)?)?)
+    }
+
+    #[test]
+    fn a_resumed_arena_counts_what_was_saved_and_plays_the_rest() {
+        let dir = std::env::temp_dir().join(format!("carc-arena-resume-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let d = dir.display();
+        let full = run(&format!("--bots greedy,random --games 4 --json --records {d}")).unwrap();
+        assert_eq!(full["resumed"], 0);
+        // As if the run had stopped before games 2 and 4 were saved.
+        for g in [2, 4] {
+            std::fs::remove_file(dir.join(format!("game-{g}.result.json"))).unwrap();
+        }
+        let resumed = run(&format!("--bots greedy,random --games 4 --json --records {d} --resume")).unwrap();
+        assert_eq!(resumed["resumed"], 2);
+        assert_eq!(resumed["games"], 4);
+        for key in ["wins", "mean_score", "mean_margin", "decisions"] {
+            for b in 0..2 {
+                assert_eq!(resumed["bots"][b][key], full["bots"][b][key], "{key} of bot {b}");
+            }
+        }
+        assert!(dir.join("game-2.result.json").exists(), "the replayed games are saved again");
+        let other = run(&format!("--bots greedy,greedy --games 4 --json --records {d} --resume"));
+        assert!(other.unwrap_err().to_string().contains("an arena of other bots"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn the_help_names_every_setting() {
         for (key, _) in carcassonne_ai::spec::MCTS_KEYS {
