@@ -1,4 +1,4 @@
-//! The built-in tile sets against the totals in TILES.md.
+//! The built-in tile sets against the totals in docs/tiles.md.
 
 use carcassonne::catalogue::{CropType, SegmentKind, Shape, Symbol, TileSet, builtin_set};
 

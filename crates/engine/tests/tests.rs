@@ -6,3 +6,4 @@ mod random_games;
 mod robustness;
 mod scenarios;
 mod util;
+mod rule_ids;

@@ -774,7 +774,7 @@ impl Board {
     }
 
     /// The field segment of tile `t` that fills its corner `c` (both positions beside the corner belong to it), if
-    /// the corner is a field corner (TILES.md §0, the barn's test). On a triangle, the corners at the ends of the long
+    /// the corner is a field corner (docs/tiles.md §0, the barn's test). On a triangle, the corners at the ends of the long
     /// side pair a leg's half with the long side's end (HALF-15).
     pub fn field_corner(&self, cat: &Catalogue, t: usize, c: Corner) -> Option<SegmentId> {
         let pt = &self.tiles[t];
