@@ -124,7 +124,7 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
             "supply": g.supply(),
             "on_board": on_board,
             "game_over": g.is_over(),
-            "winners": if g.is_over() { json!(g.leaders().iter().map(|p| p.0).collect::<Vec<_>>()) } else { Value::Null },
+            "winners": if g.is_over() { json!(g.leaders().iter().map(|p| p.to_string()).collect::<Vec<_>>()) } else { Value::Null },
             "turn": g.turn(),
             "stack": g.stack_len(),
             "discarded": g.discarded(),
@@ -227,7 +227,7 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
     Ok(out)
 }
 
-pub(crate) fn view(file: &PathBuf, player: u8) -> Result<String> {
+pub(crate) fn view(file: &PathBuf, player: u8, as_json: bool) -> Result<String> {
     let record = read_record(file)?;
     let r = record.replay()?;
     let g = &r.game;
@@ -237,7 +237,136 @@ pub(crate) fn view(file: &PathBuf, player: u8) -> Result<String> {
         g.players()
     );
     let v = carcassonne::report::view_json(g, Player(player - 1));
-    Ok(format!("{}\n", serde_json::to_string_pretty(&v)?))
+    if as_json {
+        return Ok(format!("{}\n", serde_json::to_string_pretty(&v)?));
+    }
+    Ok(view_text(g, &v))
+}
+
+/// The text form of a player's view, drawn from the same JSON value, so it can show nothing the JSON hides.
+fn view_text(g: &Game, v: &Value) -> String {
+    let mut out = String::new();
+    let s = |x: &Value| x.as_str().unwrap_or("").to_string();
+    let viewer = s(&v["viewer"]);
+    let pending = &v["pending"];
+    let stack = v["stack"].as_u64().unwrap_or(0) as usize;
+    outln!(out, "what {viewer} sees: turn {}, {} in the stack", v["turn"], plural(stack, "tile"));
+    let waiting = match s(&pending["kind"]).as_str() {
+        "start_of_turn" => format!("{}'s turn is starting", s(&pending["actor"])),
+        _ => pending_text(g),
+    };
+    outln!(out, "pending: {waiting}");
+    let m = g.rules().modules;
+    let mut head = String::from("player  score  meeples");
+    for (on, name) in
+        [(m.mayor, "mayor"), (m.wagon, "wagon"), (m.barn, "barns"), (m.abbey, "abbeys"), (m.halflings, "triangles")]
+    {
+        if on {
+            head += &format!("  {name}");
+        }
+    }
+    outln!(out, "{head}");
+    for p in v["players"].as_array().into_iter().flatten() {
+        let mut line = format!("{:<6}{:>7}{:>9}", s(&p["player"]), p["score"].to_string(), p["meeples"].to_string());
+        for (on, key, w) in [
+            (m.mayor, "mayor", 7),
+            (m.wagon, "wagon", 7),
+            (m.barn, "barns", 7),
+            (m.abbey, "abbeys", 8),
+            (m.halflings, "triangles", 11),
+        ] {
+            if on {
+                line += &format!("{:>w$}", p[key].to_string());
+            }
+        }
+        if s(&p["player"]) == viewer {
+            line += "   (you)";
+        }
+        outln!(out, "{line}");
+    }
+    for p in v["players"].as_array().into_iter().flatten() {
+        if let Some(hand) = p["hand"].as_array().filter(|h| !h.is_empty()) {
+            let ids: Vec<String> = hand.iter().map(s).collect();
+            outln!(out, "your triangles: {}", ids.join(" "));
+        }
+    }
+    let draft: Vec<String> = v["draft"].as_array().into_iter().flatten().map(s).collect();
+    if !draft.is_empty() {
+        outln!(out, "face-up triangles to draft: {}", draft.join(" "));
+    }
+    out += &board_map(v);
+    let meeples = v["meeples"].as_array().map_or(&[][..], Vec::as_slice);
+    if !meeples.is_empty() {
+        outln!(out, "meeples on the board:");
+        for x in meeples {
+            let fairy = if x["fairy"] == true { " (with the fairy)" } else { "" };
+            outln!(
+                out,
+                "  {} {} on {} of {} at {}{fairy}",
+                s(&x["player"]),
+                s(&x["kind"]),
+                s(&x["segment"]),
+                s(&x["tile"]),
+                s(&x["space"])
+            );
+        }
+    }
+    for b in v["barns"].as_array().into_iter().flatten() {
+        outln!(out, "  {} barn at the {} corner of {}", s(&b["player"]), s(&b["corner"]), s(&b["space"]));
+    }
+    for (key, name) in [("dragon", "dragon"), ("fairy", "fairy")] {
+        if let Some(at) = v["figures"][key].as_str() {
+            outln!(out, "{name} at {at}");
+        }
+    }
+    let legal: Vec<String> = v["legal"].as_array().into_iter().flatten().map(s).collect();
+    if !legal.is_empty() {
+        outln!(out, "your legal actions ({}):", legal.len());
+        for a in legal {
+            outln!(out, "  {a}");
+        }
+    }
+    out
+}
+
+/// The board as a map of tile letters (the part of each id after its set), north at the top; `+` marks a space
+/// holding two triangles.
+fn board_map(v: &Value) -> String {
+    let mut cells: std::collections::BTreeMap<(i64, i64), String> = std::collections::BTreeMap::new();
+    for t in v["board"].as_array().into_iter().flatten() {
+        let space = t["space"].as_str().unwrap_or("0,0");
+        let Some((x, y)) = space.split_once(',').and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?))) else {
+            continue;
+        };
+        let id = t["tile"].as_str().unwrap_or("?");
+        let short = id.rsplit('/').next().unwrap_or(id).to_string();
+        cells.entry((x, y)).and_modify(|c| c.push('+')).or_insert(short);
+    }
+    let mut out = String::new();
+    if cells.is_empty() {
+        return out;
+    }
+    let (x0, x1) = (cells.keys().map(|k| k.0).min().unwrap_or(0), cells.keys().map(|k| k.0).max().unwrap_or(0));
+    let (y0, y1) = (cells.keys().map(|k| k.1).min().unwrap_or(0), cells.keys().map(|k| k.1).max().unwrap_or(0));
+    let w = cells.values().map(|c| c.chars().count()).max().unwrap_or(1).max(x0.to_string().len()).max(2) + 1;
+    if (x1 - x0 + 1) as usize * w > 160 {
+        outln!(out, "board: {} spaces filled, x {x0}..{x1}, y {y0}..{y1} (too wide to draw)", cells.len());
+        return out;
+    }
+    outln!(out, "board ({} spaces filled; x grows east, y north):", cells.len());
+    let mut line = format!("{:>5} ", "");
+    for x in x0..=x1 {
+        line += &format!("{x:>w$}");
+    }
+    outln!(out, "{line}");
+    for y in (y0..=y1).rev() {
+        let mut line = format!("{y:>5} ");
+        for x in x0..=x1 {
+            line += &format!("{:>w$}", cells.get(&(x, y)).map_or(".", String::as_str));
+        }
+        outln!(out, "{}", line.trim_end());
+    }
+    out
 }
 
 pub(crate) fn legal(file: &PathBuf, as_json: bool) -> Result<String> {

@@ -46,7 +46,7 @@ pub(crate) fn hint(a: &HintArgs) -> Result<String> {
     let mut out = String::new();
     if a.json {
         let v = json!({
-            "player": me.0 + 1,
+            "player": me.to_string(),
             "pending": pending_text(&game),
             "bot": bot.name(),
             "seed": a.seed,

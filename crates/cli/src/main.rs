@@ -56,9 +56,12 @@ enum Command {
     View {
         /// The record (JSON); `-` reads standard input.
         file: PathBuf,
-        /// The player, 1-based (P1 is 1).
-        #[arg(long)]
+        /// The player: `2` or `P2` (players count from 1, as everywhere).
+        #[arg(long, value_parser = parse_player)]
         player: u8,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Show the tile catalogue with counts.
     Tiles {
@@ -155,6 +158,16 @@ impl SetupArgs {
     }
 }
 
+/// A player as users name them: `2` or `P2` (1-based, as in the notation).
+fn parse_player(s: &str) -> Result<u8, String> {
+    let t = s.trim();
+    let digits = t.strip_prefix(['P', 'p']).unwrap_or(t);
+    match digits.parse::<u8>() {
+        Ok(n @ 1..=6) => Ok(n),
+        _ => Err(format!("`{s}` is not a player: write 1 to 6, or P1 to P6")),
+    }
+}
+
 pub(crate) fn read_record(path: &PathBuf) -> Result<Record> {
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).context("reading the record from standard input")?
@@ -169,7 +182,7 @@ fn run(cli: Cli) -> Result<String> {
     match cli.command {
         Command::Replay { file, json } => describe::replay(&file, json),
         Command::Legal { file, json } => describe::legal(&file, json),
-        Command::View { file, player } => describe::view(&file, player),
+        Command::View { file, player, json } => describe::view(&file, player, json),
         Command::Tiles { set, file, json } => tiles::tiles(set.as_deref(), file.as_deref(), json),
         Command::Selfplay(a) => play::selfplay(&a),
         Command::Bench(a) => bench::bench(&a),

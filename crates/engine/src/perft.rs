@@ -6,12 +6,19 @@
 use crate::action::Action;
 use crate::game::{Actor, Game};
 
-/// Count the action sequences of `depth` player decisions from `game`.
+/// Count the action sequences of exactly `depth` player decisions from `game`.
+///
+/// As in chess, `perft(game, 0)` is 1 and a path that ends the game before `depth` decisions counts 0: on a finished
+/// game every depth from 1 counts 0, as there is no legal action. The recursion never goes deeper than the game
+/// can last, whatever `depth` is asked for.
 pub fn perft(game: &Game, depth: u32) -> u64 {
     let mut g = game.clone();
     resolve_chance(&mut g);
-    if depth == 0 || g.is_over() {
+    if depth == 0 {
         return 1;
+    }
+    if g.is_over() {
+        return 0;
     }
     let actions = g.legal_actions();
     if depth == 1 {

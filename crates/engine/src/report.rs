@@ -1,5 +1,6 @@
 //! Machine-readable reports of a game: the pending decision, events and meeples as JSON values, in the shape
-//! `carc replay --json` prints (docs/record-format.md). Scenario tests read the same shape.
+//! `carc replay --json` prints (docs/record-format.md). Scenario tests read the same shape. A player is always named as
+//! in the notation and the text, `"P1"` to `"P6"`; lists by seat (scores, supplies) start with P1.
 
 use serde_json::{Value, json};
 
@@ -11,7 +12,7 @@ pub fn pending_json(g: &Game) -> Value {
     let d = g.decision();
     let (actor, player) = match d.actor {
         Actor::Chance => ("chance".to_string(), Value::Null),
-        Actor::Player(p) => (p.to_string(), json!(p.0)),
+        Actor::Player(p) => (p.to_string(), json!(p.to_string())),
         Actor::Nobody => ("nobody".to_string(), Value::Null),
     };
     let (kind, tile) = match d.kind {
@@ -41,23 +42,23 @@ pub fn pending_json(g: &Game) -> Value {
 pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
     match e {
         Event::Discarded { player, tile } => json!({
-            "action": action, "type": "discarded", "player": player.0, "tile": g.catalogue().def(*tile).id,
+            "action": action, "type": "discarded", "player": player.to_string(), "tile": g.catalogue().def(*tile).id,
         }),
         Event::GameEnded => json!({ "action": action, "type": "game_ended" }),
         Event::UnderHill { tile } => json!({
             "action": action, "type": "under_hill", "tile": g.catalogue().def(*tile).id,
         }),
         Event::SetAside { player, tile } => json!({
-            "action": action, "type": "set_aside", "player": player.0, "tile": g.catalogue().def(*tile).id,
+            "action": action, "type": "set_aside", "player": player.to_string(), "tile": g.catalogue().def(*tile).id,
         }),
         Event::PutBack { player, tile } => json!({
-            "action": action, "type": "put_back", "player": player.0, "tile": g.catalogue().def(*tile).id,
+            "action": action, "type": "put_back", "player": player.to_string(), "tile": g.catalogue().def(*tile).id,
         }),
         Event::Volcano { space, reshuffled } => json!({
             "action": action, "type": "volcano", "space": space.to_string(), "reshuffled": reshuffled,
         }),
         Event::DragonMoved { player, to } => json!({
-            "action": action, "type": "dragon_moved", "player": player.0, "space": to.to_string(),
+            "action": action, "type": "dragon_moved", "player": player.to_string(), "space": to.to_string(),
         }),
         Event::MeepleReturned { meeple, cause } => {
             let mut v = meeple_json(g, meeple);
@@ -67,10 +68,11 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
             v
         }
         Event::FairyMoved { player, space } => json!({
-            "action": action, "type": "fairy_moved", "player": player.0, "space": space.to_string(),
+            "action": action, "type": "fairy_moved", "player": player.to_string(), "space": space.to_string(),
         }),
         Event::FairyPoints { player, points, at } => {
-            let mut v = json!({ "action": action, "type": "fairy_points", "player": player.0, "points": points });
+            let mut v =
+                json!({ "action": action, "type": "fairy_points", "player": player.to_string(), "points": points });
             if let Some(at) = at {
                 let (space, tile, segment) = g.describe_segment(*at);
                 v["reason"] = json!("bonus");
@@ -92,7 +94,7 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
                 "feature": s.feature.name(),
                 "complete": s.complete,
                 "points": s.points,
-                "winners": s.winners.iter().map(|p| p.0).collect::<Vec<_>>(),
+                "winners": s.winners.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
                 "tiles": s.tiles,
                 "pennants": s.pennants,
                 "cities": s.cities,
@@ -113,7 +115,7 @@ pub fn event_json(g: &Game, action: usize, e: &Event) -> Value {
 /// `"corner"` on a triangle.
 pub fn meeple_json(g: &Game, m: &PlacedMeeple) -> Value {
     let (space, tile, segment) = g.describe_segment(m.segment);
-    let mut v = json!({ "player": m.player.0, "kind": m.kind.name(), "space": space.to_string(), "tile": tile,
+    let mut v = json!({ "player": m.player.to_string(), "kind": m.kind.name(), "space": space.to_string(), "tile": tile,
                         "segment": segment });
     if m.fairy {
         v["fairy"] = json!(true);
@@ -151,7 +153,7 @@ pub fn view_json(g: &Game, viewer: Player) -> Value {
         .map(|p| {
             let pl = Player(p as u8);
             let mut v = json!({
-                "player": p,
+                "player": pl.to_string(),
                 "score": g.scores()[p],
                 "meeples": g.supply_of(pl, MeepleKind::Normal),
                 "mayor": g.supply_of(pl, MeepleKind::Mayor),
@@ -184,15 +186,15 @@ pub fn view_json(g: &Game, viewer: Player) -> Value {
     // hidden triangles fit the board: others see only that the turn is starting.
     let mut pending = pending_json(g);
     if !mine && matches!(g.decision().kind, DecisionKind::Phase1 | DecisionKind::Draw) {
-        pending = json!({ "actor": g.active_player().to_string(), "player": g.active_player().0,
+        pending = json!({ "actor": g.active_player().to_string(), "player": g.active_player().to_string(),
                           "kind": "start_of_turn", "tile": Value::Null });
     }
     let legal: Vec<String> =
         if mine { g.legal_actions().into_iter().map(|a| g.action_text(a)).collect() } else { Vec::new() };
     json!({
-        "viewer": viewer.0,
+        "viewer": viewer.to_string(),
         "players": seats,
-        "active": g.active_player().0,
+        "active": g.active_player().to_string(),
         "turn": g.turn(),
         "stack": g.stack_len(),
         "game_over": g.is_over(),
@@ -202,7 +204,7 @@ pub fn view_json(g: &Game, viewer: Player) -> Value {
         "board": board,
         "meeples": meeples_json(g),
         "barns": g.barns().iter().map(|b| json!({
-            "player": b.player.0, "space": b.space.to_string(), "corner": b.corner.name(),
+            "player": b.player.to_string(), "space": b.space.to_string(), "corner": b.corner.name(),
         })).collect::<Vec<_>>(),
         "figures": figures_json(g),
     })

@@ -124,8 +124,17 @@ pub enum SetupError {
     #[error("hands: {0}")]
     Hands(String),
     /// More tiles than a board can number.
-    #[error("{0} tiles: a game holds at most 250 tiles")]
-    TooManyTiles(usize),
+    #[error(
+        "{tiles} tiles{}: a game holds at most {} tiles",
+        if *abbeys > 0 { format!(" (with the {abbeys} abbeys the players hold)") } else { String::new() },
+        Setup::MAX_TILES
+    )]
+    TooManyTiles {
+        /// The tiles the game would hold: the start tile, the stack, the triangles and the abbeys.
+        tiles: usize,
+        /// Of those, the abbeys (one a player with the abbey module).
+        abbeys: usize,
+    },
     /// No start tile could be found.
     #[error("no start tile: name one with `start_tile`, or include the base set")]
     NoStartTile,
@@ -179,6 +188,9 @@ pub struct GameConfig {
 }
 
 impl Setup {
+    /// Most tiles one game holds, everything counted: the start tile, the stack, the triangles and the abbeys.
+    pub const MAX_TILES: usize = 250;
+
     /// A base-game setup for `players` players with seed 0.
     pub fn new(players: u8) -> Setup {
         Setup {
@@ -270,8 +282,10 @@ impl Setup {
             }
         }
         let (triangles, hands) = self.triangles(&catalogue)?;
-        if stack.len() + 1 + 6 + triangles.len() > 250 {
-            return Err(SetupError::TooManyTiles(stack.len() + 1 + triangles.len()));
+        let abbeys = if self.rules.modules.abbey { self.players as usize } else { 0 };
+        let tiles = stack.len() + 1 + triangles.len() + abbeys;
+        if tiles > Setup::MAX_TILES {
+            return Err(SetupError::TooManyTiles { tiles, abbeys });
         }
         let abbey = if self.rules.modules.abbey {
             let k = catalogue

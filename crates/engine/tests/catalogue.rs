@@ -70,3 +70,36 @@ fn a_users_file_loads_and_bad_data_is_named() {
     assert!(TileSet::from_toml(&unknown, "mine.toml").unwrap_err().to_string().contains("segmentz"));
     assert!(builtin_set("nope").is_err());
 }
+
+/// `n` custom kinds, each a monastery in open fields.
+fn many_kinds(n: usize) -> TileSet {
+    let entries: Vec<carcassonne::catalogue::TileEntry> = (0..n)
+        .map(|i| carcassonne::catalogue::TileEntry {
+            id: format!("K{i}"),
+            count: 1,
+            gardens: 0,
+            name: String::new(),
+            shape: None,
+            edges: None,
+            symbols: vec![],
+            segments: vec!["monastery".into(), "field Nw Ne En Es Se Sw Ws Wn".into()],
+        })
+        .collect();
+    TileSet::from_entries("custom", "Custom tiles", None, &entries, "test").expect("valid tiles")
+}
+
+#[test]
+fn a_catalogue_too_big_to_number_is_refused() {
+    // With the base game's 24 kinds these fill every number a kind can have; one more is refused rather than
+    // wrapping round to `base/A`.
+    let room = carcassonne::Catalogue::MAX_KINDS - 24;
+    let mut big = many_kinds(room + 1);
+    let sets = |big: &TileSet| vec![builtin_set("base").unwrap(), big.clone()];
+    let err = carcassonne::Catalogue::new(&sets(&big)).expect_err("one kind too many");
+    assert!(err.to_string().contains("at most 65536 tile kinds"), "{err}");
+    big.tiles.pop();
+    let cat = carcassonne::Catalogue::new(&sets(&big)).expect("exactly as many kinds as there are numbers");
+    let last = cat.kinds().last().expect("kinds");
+    assert_eq!(cat.def(last).id, format!("custom/K{}", room - 1));
+    assert_eq!(cat.kinds().count(), carcassonne::Catalogue::MAX_KINDS);
+}

@@ -192,8 +192,11 @@ fn every_space(g: &Game) -> impl Iterator<Item = Space> {
 fn reference_perft(game: &Game, depth: u32) -> u64 {
     let mut g = game.clone();
     resolve_chance(&mut g);
-    if depth == 0 || g.is_over() {
+    if depth == 0 {
         return 1;
+    }
+    if g.is_over() {
+        return 0;
     }
     let fast: BTreeSet<String> = g.legal_actions().into_iter().map(|a| g.action_text(a)).collect();
     let slow = reference_actions(&g);
@@ -245,4 +248,25 @@ fn hand_counted_first_plies() {
     let g = Game::new(&s).unwrap();
     assert_eq!(perft(&g, 1), 3);
     assert_eq!(perft(&g, 2), 12);
+    // The game ends after that one tile: no path is three decisions long.
+    assert_eq!(perft(&g, 3), 0);
+    assert_eq!(perft(&g, 0), 1);
+}
+
+#[test]
+fn a_finished_game_has_no_paths() {
+    let mut s = Setup::new(2);
+    s.draw_order = Some(vec!["base/U".into()]);
+    let mut g = Game::new(&s).unwrap();
+    while !g.is_over() {
+        resolve_chance(&mut g);
+        if let Some(&a) = g.legal_actions().first() {
+            g.apply(a).unwrap();
+        }
+    }
+    assert!(g.legal_actions().is_empty());
+    assert_eq!(perft(&g, 0), 1);
+    for d in [1, 2, 1_000, u32::MAX] {
+        assert_eq!(perft(&g, d), 0, "depth {d}");
+    }
 }

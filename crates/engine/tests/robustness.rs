@@ -134,3 +134,22 @@ fn forced_hands_respect_the_number_of_copies() {
     s.hands = Some(vec![vec!["half/I4".into()]]);
     assert!(s.prepare().is_err(), "one hand per player");
 }
+
+#[test]
+fn the_tile_limit_counts_abbeys_only_when_the_players_hold_them() {
+    // 249 tiles in the stack and the start tile: exactly the limit without abbeys.
+    let mut s = Setup::new(2);
+    s.draw_order = Some(vec!["base/U".to_string(); Setup::MAX_TILES - 1]);
+    Game::new(&s).expect("250 tiles without abbeys");
+    s.draw_order.as_mut().unwrap().push("base/U".into());
+    let err = Game::new(&s).expect_err("251 tiles").to_string();
+    assert_eq!(err, "251 tiles: a game holds at most 250 tiles");
+    // With the abbey module each player's abbey counts, and the message says so.
+    s.sets = vec!["base".into(), "am".into()];
+    s.rules.modules.abbey = true;
+    s.draw_order.as_mut().unwrap().truncate(Setup::MAX_TILES - 3);
+    Game::new(&s).expect("247 + start + 2 abbeys");
+    s.draw_order.as_mut().unwrap().push("base/U".into());
+    let err = Game::new(&s).expect_err("251 tiles").to_string();
+    assert_eq!(err, "251 tiles (with the 2 abbeys the players hold): a game holds at most 250 tiles");
+}

@@ -103,7 +103,9 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             if !name.starts_with('.') && name != "target" && name != "node_modules" {
                 files(&p, out);
             }
-        } else if ["rs", "json", "toml", "md", "py", "js", "html", "txt"].iter().any(|x| name.ends_with(&format!(".{x}")))
+        } else if ["rs", "json", "toml", "md", "py", "js", "html", "txt"]
+            .iter()
+            .any(|x| name.ends_with(&format!(".{x}")))
         {
             out.push(p);
         }

@@ -41,7 +41,7 @@ fn check(path: &std::path::Path) -> Result<(), String> {
     cmp("supply", serde_json::json!(g.supply()))?;
     cmp("game_over", Value::Bool(g.is_over()))?;
     if g.is_over() {
-        cmp("winners", serde_json::json!(g.leaders().iter().map(|p| p.0).collect::<Vec<_>>()))?;
+        cmp("winners", serde_json::json!(g.leaders().iter().map(|p| p.to_string()).collect::<Vec<_>>()))?;
     }
     if let Some(want) = expect.get("events") {
         let want = want.as_array().ok_or("events must be a list")?;

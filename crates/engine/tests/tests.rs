@@ -4,6 +4,6 @@ mod catalogue;
 mod perft;
 mod random_games;
 mod robustness;
+mod rule_ids;
 mod scenarios;
 mod util;
-mod rule_ids;

@@ -346,13 +346,14 @@ impl TileSet {
             });
         }
         let mut tiles = Vec::with_capacity(entries.len());
+        let mut ids = std::collections::HashSet::with_capacity(entries.len());
         for e in entries {
             let def = parse::tile(set, e).map_err(|message| CatalogueError::Tile {
                 origin: origin.into(),
                 tile: format!("{set}/{}", e.id),
                 message,
             })?;
-            if tiles.iter().any(|t: &TileDef| t.id == def.id) {
+            if !ids.insert(def.id.clone()) {
                 return Err(CatalogueError::Tile {
                     origin: origin.into(),
                     tile: def.id,
@@ -483,11 +484,25 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
+    /// Most tile kinds one game's catalogue can hold (every set and custom tile together).
+    pub const MAX_KINDS: usize = u16::MAX as usize + 1;
+
     /// Number the tiles of these sets (in order) and precompute their rotations.
     ///
     /// # Errors
-    /// A tile id present in two sets.
+    /// A tile id present in two sets, or more kinds than a [`TileKind`] can number ([`Catalogue::MAX_KINDS`]).
     pub fn new(sets: &[TileSet]) -> Result<Catalogue, CatalogueError> {
+        let kinds: usize = sets.iter().map(|s| s.tiles.len()).sum();
+        if kinds > Catalogue::MAX_KINDS {
+            let biggest = sets.iter().max_by_key(|s| s.tiles.len()).map_or("", |s| s.id.as_str());
+            return Err(CatalogueError::Set {
+                origin: biggest.to_string(),
+                message: format!(
+                    "a game can hold at most {} tile kinds; these sets have {kinds}",
+                    Catalogue::MAX_KINDS
+                ),
+            });
+        }
         let mut defs = Vec::new();
         let mut by_id = HashMap::new();
         for set in sets {
@@ -523,7 +538,7 @@ impl Catalogue {
 
     /// All kinds, in catalogue order.
     pub fn kinds(&self) -> impl Iterator<Item = TileKind> + '_ {
-        (0..self.defs.len() as u16).map(TileKind)
+        (0..self.defs.len()).map(|k| TileKind(k as u16))
     }
 
     /// Number of kinds.
