@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -138,12 +137,8 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     let most_threads = specs.iter().filter_map(|s| s.mcts().map(|c| c.threads)).max().unwrap_or(1);
     let jobs = a.jobs.unwrap_or((cores / most_threads).max(1)).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().context("starting the game threads")?;
-    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new(games) };
+    let bar = crate::progress::bar(games, "games", a.json);
     bar.set_position(resumed.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, eta {eta}  {msg}")
-            .expect("a valid template"),
-    );
     bar.tick();
     let errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     // Wins and seats so far, by bot, for the progress bar's message.
@@ -325,9 +320,9 @@ impl Report<'_> {
         let plural = |n: u64, one: &str, many: &str| if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") };
         outln!(
             out,
-            "{} of {} players, sets {}, {} at a time, in {secs:.1} s",
+            "{} of {}, sets {}, {} at a time, in {secs:.1} s",
             plural(s.games, "game", "games"),
-            setup.players,
+            plural(setup.players as u64, "player", "players"),
             setup.sets.join(","),
             jobs
         );

@@ -93,7 +93,9 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
     }
     let per_round = a.games / a.rounds;
     let mut total = 0i64;
-    for _ in 0..a.rounds {
+    let bar = crate::progress::bar(a.rounds, "rounds", a.json);
+    for round in 0..a.rounds {
+        bar.set_message(format!("round {} of {}", round + 1, a.rounds));
         for c in &mut configs {
             let mut g = Game::from_config(c.config.clone(), 0);
             let first = c.rates.len() as u64 * per_round;
@@ -110,7 +112,18 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
             c.seconds += t;
             c.rates.push(per_round as f64 / t);
         }
+        bar.inc(1);
+        bar.println(format!(
+            "round {}: {}",
+            round + 1,
+            configs
+                .iter()
+                .map(|c| format!("{} {:.0} games/s", c.name, c.rates[round as usize]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
+    bar.finish_and_clear();
     black_box(total);
 
     // A mid-game state of the base game: 35 tiles placed.
@@ -179,10 +192,7 @@ fn bench_ai(a: &BenchArgs) -> Result<String> {
     let chosen = [&configs[0], &configs[configs.len() - 1]];
     // Positions 10%, 30%, 50%, 70% and 90% of the way through a random game, from three deals.
     let mut rows = Vec::new();
-    let bar = indicatif::ProgressBar::new((chosen.len() * 2 * 15) as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} searches {msg}").expect("a valid template"),
-    );
+    let bar = crate::progress::bar((chosen.len() * 2 * 15) as u64, "searches", a.json);
     let mut rng = SmallRng::seed_from_u64(3);
     let mut buf = Vec::new();
     for c in chosen {

@@ -1,7 +1,7 @@
 //! `carc replay` and `carc legal`: a game's state and events as text or JSON (the JSON shape is documented in
 //! docs/record-format.md).
 
-use std::path::PathBuf;
+use std::path::Path;
 
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -86,7 +86,7 @@ fn event_text(g: &Game, action: usize, e: &Event) -> String {
             let size = match s.feature {
                 carcassonne::SegmentKind::Field => plural(s.cities as usize, "completed city"),
                 carcassonne::SegmentKind::City => {
-                    format!("{} tiles, {} pennants", s.tiles, s.pennants)
+                    format!("{}, {}", plural(s.tiles as usize, "tile"), plural(s.pennants as usize, "pennant"))
                 }
                 carcassonne::SegmentKind::Road => plural(s.tiles as usize, "tile"),
                 _ => String::new(),
@@ -109,7 +109,7 @@ fn event_text(g: &Game, action: usize, e: &Event) -> String {
     }
 }
 
-pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
+pub(crate) fn replay(file: &Path, as_json: bool) -> Result<String> {
     let mut out = String::new();
     let record = read_record(file)?;
     let r = record.replay()?;
@@ -141,11 +141,11 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
     }
     outln!(
         out,
-        "{}: {} players, sets {}, {} actions replayed, all legal",
-        file.display(),
-        n,
+        "{}: {}, sets {}, {} replayed, all legal",
+        crate::input::name(file),
+        plural(n, "player"),
         record.setup.sets.join(","),
-        record.actions.len()
+        plural(record.actions.len(), "action")
     );
     let nd = record.setup.rules.non_defaults();
     if !nd.is_empty() {
@@ -153,9 +153,9 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
     }
     outln!(
         out,
-        "turn {}, {} tiles placed, {} in the stack, {} discarded",
+        "turn {}, {} placed, {} in the stack, {} discarded",
         g.turn(),
-        g.board().tiles().len(),
+        plural(g.board().tiles().len(), "tile"),
         g.stack_len(),
         g.discarded()
     );
@@ -227,7 +227,7 @@ pub(crate) fn replay(file: &PathBuf, as_json: bool) -> Result<String> {
     Ok(out)
 }
 
-pub(crate) fn view(file: &PathBuf, player: u8, as_json: bool) -> Result<String> {
+pub(crate) fn view(file: &Path, player: u8, as_json: bool) -> Result<String> {
     let record = read_record(file)?;
     let r = record.replay()?;
     let g = &r.game;
@@ -369,27 +369,45 @@ fn board_map(v: &Value) -> String {
     out
 }
 
-pub(crate) fn legal(file: &PathBuf, as_json: bool) -> Result<String> {
+pub(crate) fn legal(file: &Path, as_json: bool) -> Result<String> {
     let mut out = String::new();
     let record = read_record(file)?;
     let r = record.replay()?;
     let g = &r.game;
     let actions: Vec<String> = g.legal_actions().into_iter().map(|a| g.action_text(a)).collect();
-    if as_json {
-        outln!(out, "{}", serde_json::to_string_pretty(&json!({ "pending": pending_json(g), "actions": actions }))?);
+    // At a draw, each kind is one action: how many copies are left makes the chances.
+    let chances: Vec<(String, u32)> = if g.decision().kind == DecisionKind::Draw {
+        g.chance_outcomes().into_iter().map(|(k, n)| (g.action_text(carcassonne::Action::Draw(k)), n)).collect()
     } else {
-        outln!(out, "# {} ({} legal actions)", pending_text(g), actions.len());
-        for a in actions {
-            outln!(out, "{a}");
+        Vec::new()
+    };
+    if as_json {
+        let mut v = json!({ "pending": pending_json(g), "actions": actions });
+        if !chances.is_empty() {
+            let total: u32 = chances.iter().map(|c| c.1).sum();
+            v["chances"] = chances
+                .iter()
+                .map(|(a, n)| json!({ "action": a, "copies": n, "probability": f64::from(*n) / f64::from(total) }))
+                .collect();
+        }
+        outln!(out, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        outln!(out, "# {}: {}", pending_text(g), plural(actions.len(), "legal action"));
+        if chances.is_empty() {
+            for a in actions {
+                outln!(out, "{a}");
+            }
+        } else {
+            let w = chances.iter().map(|c| c.0.len()).max().unwrap_or(0);
+            for (a, n) in chances {
+                outln!(out, "{a:<w$}  # {}", plural(n as usize, "copy"));
+            }
         }
     }
     Ok(out)
 }
 
+/// `1 tile`, `2 tiles`, `2 completed cities`.
 fn plural(n: usize, what: &str) -> String {
-    match (n, what.strip_suffix('y')) {
-        (1, _) => format!("1 {what}"),
-        (_, Some(stem)) => format!("{n} {stem}ies"),
-        _ => format!("{n} {what}s"),
-    }
+    crate::input::plural(n as u64, what)
 }

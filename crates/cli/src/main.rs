@@ -14,7 +14,9 @@ mod arena;
 mod bench;
 mod describe;
 mod hint;
+mod input;
 mod play;
+mod progress;
 mod tiles;
 
 use std::path::PathBuf;
@@ -42,6 +44,10 @@ enum Command {
         /// Print a machine-readable JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Print the record itself, every action rewritten in canonical notation (single spaces, canonical segment
+        /// names): what to store.
+        #[arg(long, conflicts_with = "json")]
+        canonical: bool,
     },
     /// List the legal actions at the end of a record, in record notation.
     Legal {
@@ -80,21 +86,29 @@ enum Command {
     /// Measure the engine: random 2-player games per second (one thread; base, or with --expansions every set too),
     /// state size and clone time.
     Bench(bench::BenchArgs),
-    /// List every rule option with its values (the default first).
-    Rules,
+    /// List every rule option with its values (the default first); rule ids are explained in docs/rules.md.
+    Rules {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play games between bots and report wins with 95% intervals, scores, margins, Elo differences and speed.
     #[command(after_help = arena::BOTS_HELP)]
     Arena(arena::ArenaArgs),
     /// What a bot would play at the end of a record, with its view of the best few actions.
     #[command(after_help = arena::BOTS_HELP)]
     Hint(hint::HintArgs),
-    /// Count the paths of legal decisions from the end of a record (chance takes the top of the stack).
+    /// Count the paths of legal decisions from the end of a record (chance takes the top of the stack), printing
+    /// each depth as it finishes.
     Perft {
         /// The record (JSON); `-` reads standard input.
         file: PathBuf,
-        /// Player decisions deep.
+        /// Player decisions deep: depths 1 to this are counted (0 counts the position itself).
         #[arg(long, default_value_t = 3)]
         depth: u32,
+        /// Print JSON (once every depth is counted) instead of a line per depth.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -102,7 +116,7 @@ enum Command {
 #[derive(Debug, Args, Clone)]
 pub(crate) struct SetupArgs {
     /// Number of players (2 to 6).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = parse_players)]
     players: u8,
     /// Tile sets in play, comma-separated (base, am, pd, cc, half). With `am`, the abbey, mayor, wagon and barn
     /// modules are switched on, with `pd` the dragon, fairy, princess and portal, with `cc` the crop circles, with
@@ -150,11 +164,20 @@ impl SetupArgs {
             s.rules.set(k.trim(), v.trim())?;
         }
         for f in &self.tile_files {
-            let text = std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+            let text = input::read_text(f)?;
             s.custom_tiles.extend(carcassonne::catalogue::tile_entries_from_toml(&text, &f.display().to_string())?);
         }
         s.prepare()?;
         Ok(s)
+    }
+}
+
+/// A number of players: 2 to 6.
+fn parse_players(s: &str) -> Result<u8, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n @ 2..=6) => Ok(n as u8),
+        Ok(n) => Err(format!("{n} players: a game has 2 to 6 players")),
+        Err(_) => Err(format!("`{s}` is not a number of players (2 to 6)")),
     }
 }
 
@@ -168,19 +191,16 @@ fn parse_player(s: &str) -> Result<u8, String> {
     }
 }
 
-pub(crate) fn read_record(path: &PathBuf) -> Result<Record> {
-    let text = if path.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading the record from standard input")?
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
-    };
-    let name = if path.as_os_str() == "-" { "standard input".to_string() } else { path.display().to_string() };
+pub(crate) fn read_record(path: &std::path::Path) -> Result<Record> {
+    let text = input::read_text(path)?;
+    let name = input::name(path);
     Record::from_json(&text).with_context(|| format!("{name} is not a usable record"))
 }
 
 fn run(cli: Cli) -> Result<String> {
     match cli.command {
-        Command::Replay { file, json } => describe::replay(&file, json),
+        Command::Replay { file, canonical: true, .. } => Ok(read_record(&file)?.canonical()?.to_json() + "\n"),
+        Command::Replay { file, json, .. } => describe::replay(&file, json),
         Command::Legal { file, json } => describe::legal(&file, json),
         Command::View { file, player, json } => describe::view(&file, player, json),
         Command::Tiles { set, file, json } => tiles::tiles(set.as_deref(), file.as_deref(), json),
@@ -188,27 +208,87 @@ fn run(cli: Cli) -> Result<String> {
         Command::Bench(a) => bench::bench(&a),
         Command::Arena(a) => arena::arena(&a),
         Command::Hint(a) => hint::hint(&a),
-        Command::Perft { file, depth } => {
-            let r = read_record(&file)?.replay()?;
-            let mut out = String::new();
-            for d in 1..=depth {
-                let t = std::time::Instant::now();
-                let n = carcassonne::perft::perft(&r.game, d);
-                outln!(out, "perft {d} {n}    # {:.3} s", t.elapsed().as_secs_f64());
+        Command::Perft { file, depth, json } => perft(&file, depth, json),
+        Command::Rules { json } => rules(json),
+    }
+}
+
+/// `carc perft`: each depth's count printed as soon as it is known; deeper than the game can last, every count is 0
+/// and the rest are not searched.
+fn perft(file: &std::path::Path, depth: u32, json: bool) -> Result<String> {
+    use std::io::Write as _;
+    let r = read_record(file)?.replay()?;
+    let mut rows = Vec::new();
+    let mut stdout = std::io::stdout();
+    let first = if depth == 0 { 0 } else { 1 };
+    for d in first..=depth {
+        let t = std::time::Instant::now();
+        let n = carcassonne::perft::perft(&r.game, d);
+        let secs = t.elapsed().as_secs_f64();
+        if !json {
+            // Written at once, so a long count shows each depth as it finishes.
+            match writeln!(stdout, "perft {d} {n}    # {secs:.3} s").and_then(|()| stdout.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(String::new()),
+                other => other.context("writing the output")?,
             }
-            Ok(out)
         }
-        Command::Rules => {
-            let mut out = String::new();
-            for o in carcassonne::rules::options() {
-                outln!(out, "{:<34} {:<7} {:<45} {}", o.key, o.var, o.values.join(" | "), o.doc);
+        rows.push(serde_json::json!({ "depth": d, "paths": n, "seconds": secs }));
+        if n == 0 && d < depth {
+            if !json {
+                writeln!(
+                    stdout,
+                    "# no path is {} long: every deeper count is 0 too",
+                    input::count(d, "decision", "decisions")
+                )
+                .context("writing the output")?;
             }
-            for m in carcassonne::rules::Modules::NAMES {
-                outln!(out, "{:<34} {:<7} {:<45} module switch", format!("modules.{m}"), "", "false | true");
-            }
-            Ok(out)
+            break;
         }
     }
+    if json {
+        let v = serde_json::json!({ "depth": depth, "counts": rows, "game_over": r.game.is_over() });
+        return Ok(serde_json::to_string_pretty(&v)? + "\n");
+    }
+    Ok(String::new())
+}
+
+/// `carc rules`: every option with its rule id, values (the default first) and meaning.
+fn rules(json: bool) -> Result<String> {
+    let mut rows: Vec<(String, String, Vec<String>, String)> = carcassonne::rules::options()
+        .iter()
+        .map(|o| {
+            (
+                o.key.to_string(),
+                o.var.to_string(),
+                o.values.iter().map(ToString::to_string).collect(),
+                o.doc.to_string(),
+            )
+        })
+        .collect();
+    for m in carcassonne::rules::Modules::NAMES {
+        rows.push((format!("modules.{m}"), String::new(), vec!["false".into(), "true".into()], "module switch".into()));
+    }
+    let mut out = String::new();
+    if json {
+        let v: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(key, var, values, doc)| {
+                serde_json::json!({ "key": key, "rule": if var.is_empty() { None } else { Some(var) },
+                    "default": values.first(), "values": values, "doc": doc })
+            })
+            .collect();
+        outln!(out, "{}", serde_json::to_string_pretty(&v)?);
+        return Ok(out);
+    }
+    let kw = rows.iter().map(|r| r.0.len()).max().unwrap_or(3).max(3);
+    let vw = rows.iter().map(|r| r.1.len()).max().unwrap_or(4).max(4);
+    let valw = rows.iter().map(|r| r.2.join(" | ").len()).max().unwrap_or(6).max(6);
+    outln!(out, "{:<kw$}  {:<vw$}  {:<valw$}  meaning", "key", "rule", "values (default first)");
+    for (key, var, values, doc) in &rows {
+        outln!(out, "{key:<kw$}  {var:<vw$}  {:<valw$}  {doc}", values.join(" | "));
+    }
+    outln!(out, "Set one with --rule KEY=VALUE; rule ids (VAR-04, …) are explained in docs/rules.md.");
+    Ok(out)
 }
 
 fn main() -> ExitCode {

@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -42,10 +41,7 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<String> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let n = setup.players as usize;
-    let bar = ProgressBar::new(a.games);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}").expect("a valid template"),
-    );
+    let bar = crate::progress::bar(a.games, "games", a.json);
     let mut sum = vec![0i64; n];
     let mut wins = vec![0f64; n];
     let (mut min, mut max) = (i32::MAX, i32::MIN);
@@ -112,9 +108,9 @@ pub(crate) fn selfplay(a: &SelfplayArgs) -> Result<String> {
     } else {
         outln!(
             out,
-            "{} games ({} players, sets {}) in {:.2} s: {:.0} games/s, {:.1} decisions per game",
-            a.games,
-            n,
+            "{} ({}, sets {}) in {:.2} s: {:.0} games/s, {:.1} decisions per game",
+            crate::input::count(a.games, "game", "games"),
+            crate::input::count(n as u64, "player", "players"),
             setup.sets.join(","),
             secs,
             g / secs,

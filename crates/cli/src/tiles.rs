@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::json;
 
 use carcassonne::catalogue::{SegmentKind, Shape, TileSet, builtin_set, builtin_set_ids};
@@ -13,7 +13,7 @@ fn segment_summary(t: &carcassonne::TileDef) -> String {
     for k in [SegmentKind::City, SegmentKind::Road, SegmentKind::Field, SegmentKind::Monastery, SegmentKind::Crop] {
         let n = count(k);
         if n > 0 {
-            parts.push(format!("{n} {}", k.name()));
+            parts.push(crate::input::plural(n as u64, k.name()));
         }
     }
     parts.join(", ")
@@ -25,14 +25,17 @@ fn print_set(out: &mut String, set: &TileSet) {
     let gardens: u32 = set.tiles.iter().map(|t| t.gardens as u32).sum();
     let held: u32 = set.tiles.iter().filter(|t| t.shape != Shape::Square).map(|t| t.count as u32).sum();
     let held_text = if held > 0 { format!(" + {held} held in hand (abbeys, triangles)") } else { String::new() };
+    use crate::input::count;
     outln!(
         out,
-        "{} — {}: {} land tiles{held_text} in {} kinds; {pennants} pennants, {monasteries} monastery tiles, \
-         {gardens} gardens{}",
+        "{} — {}: {}{held_text} in {}; {}, {}, {}{}",
         set.id,
         set.name,
-        set.tile_count() - held,
-        set.tiles.len(),
+        count(set.tile_count() - held, "land tile", "land tiles"),
+        count(set.tiles.len() as u64, "kind", "kinds"),
+        count(pennants, "pennant", "pennants"),
+        count(monasteries, "monastery tile", "monastery tiles"),
+        count(gardens, "garden", "gardens"),
         set.start.as_ref().map(|s| format!("; start tile {s}")).unwrap_or_default()
     );
     if let Some(n) = &set.notice {
@@ -42,18 +45,19 @@ fn print_set(out: &mut String, set: &TileSet) {
     }
     outln!(
         out,
-        "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}",
+        "  {:<12} {:>5} {:>7}  {:<5} {:<34} {:<30} {}",
         "id",
         "count",
         "gardens",
         "edges",
         "segments",
-        "symbols / notes"
+        "symbols / notes",
+        "name"
     );
     for t in &set.tiles {
         let mut notes: Vec<String> = t.symbols.iter().map(|s| s.name().to_string()).collect();
         if t.pennants() > 0 {
-            notes.push(format!("{} pennant(s)", t.pennants()));
+            notes.push(count(t.pennants(), "pennant", "pennants"));
         }
         if t.segments.iter().any(|s| s.princess) {
             notes.push("princess".into());
@@ -63,13 +67,14 @@ fn print_set(out: &mut String, set: &TileSet) {
         }
         outln!(
             out,
-            "  {:<12} {:>5} {:>7}  {:<5} {:<34} {}",
+            "  {:<12} {:>5} {:>7}  {:<5} {:<34} {:<30} {}",
             t.id,
             t.count,
             t.gardens,
             t.edge_letters(),
             segment_summary(t),
-            notes.join(", ")
+            notes.join(", "),
+            t.name
         );
     }
 }
@@ -98,8 +103,8 @@ fn set_json(set: &TileSet) -> serde_json::Value {
 pub(crate) fn tiles(set: Option<&str>, file: Option<&Path>, as_json: bool) -> Result<String> {
     let mut out = String::new();
     let sets: Vec<TileSet> = if let Some(path) = file {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        vec![TileSet::from_toml(&text, &path.display().to_string())?]
+        let text = crate::input::read_text(path)?;
+        vec![TileSet::from_toml(&text, &crate::input::name(path))?]
     } else if let Some(s) = set {
         vec![builtin_set(s)?]
     } else {

@@ -66,6 +66,9 @@ pub struct Replay {
     pub game: Game,
     /// Every event, with the 1-based number of the action that caused it (0 for the setup).
     pub events: Vec<(usize, Event)>,
+    /// Every action in canonical notation, as [`Game::action_text`] writes it (single spaces, each segment by its
+    /// canonical name): what to store, whatever spacing or other names of a segment the record was written with.
+    pub actions: Vec<String>,
 }
 
 impl Record {
@@ -79,6 +82,8 @@ impl Record {
     /// # Errors
     /// A [`ReplayError`] for bad JSON or an unknown format.
     pub fn from_json(text: &str) -> Result<Record, ReplayError> {
+        // Some editors start a UTF-8 file with a byte-order mark; it is not part of the JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let r: Record = serde_json::from_str(text).map_err(|e| ReplayError::Json(e.to_string()))?;
         if r.format != RECORD_FORMAT {
             return Err(ReplayError::Format(r.format));
@@ -103,12 +108,23 @@ impl Record {
     pub fn replay(&self) -> Result<Replay, ReplayError> {
         let mut game = Game::new(&self.setup)?;
         let mut events: Vec<(usize, Event)> = game.last_events().iter().map(|e| (0, *e)).collect();
+        let mut actions = Vec::with_capacity(self.actions.len());
         for (i, text) in self.actions.iter().enumerate() {
             let fail = |reason: String| ReplayError::Action { number: i + 1, text: text.clone(), reason };
             let a = game.parse_action(text).map_err(|e| fail(e.reason))?;
+            actions.push(game.action_text(a));
             game.apply(a).map_err(|e| fail(e.reason.to_string()))?;
             events.extend(game.last_events().iter().map(|e| (i + 1, *e)));
         }
-        Ok(Replay { game, events })
+        Ok(Replay { game, events, actions })
+    }
+
+    /// The same record with every action rewritten in canonical notation ([`Replay::actions`]).
+    ///
+    /// # Errors
+    /// A [`ReplayError`] if the record does not replay.
+    pub fn canonical(&self) -> Result<Record, ReplayError> {
+        let actions = self.replay()?.actions;
+        Ok(Record { actions, ..self.clone() })
     }
 }

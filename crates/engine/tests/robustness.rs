@@ -153,3 +153,17 @@ fn the_tile_limit_counts_abbeys_only_when_the_players_hold_them() {
     let err = Game::new(&s).expect_err("251 tiles").to_string();
     assert_eq!(err, "251 tiles (with the 2 abbeys the players hold): a game holds at most 250 tiles");
 }
+
+#[test]
+fn odd_spacing_replays_and_is_stored_canonically() {
+    let json = "\u{feff}{\"setup\": {\"players\": 2, \"draw_order\": [\"base/U\"]},
+        \"actions\": [\"draw  base/U\", \"place\\tbase/U 1,0\\u00a0r180\", \"  meeple   road@E \"]}";
+    let record = Record::from_json(json).expect("a byte-order mark and odd spacing are readable");
+    let replay = record.replay().unwrap();
+    // A straight road's road is named by its first side clockwise from north; r180 shows the same picture as r0
+    // and is kept as written.
+    assert_eq!(replay.actions, ["draw base/U", "place base/U 1,0 r180", "meeple road@E"]);
+    let canonical = record.canonical().unwrap();
+    assert_eq!(canonical.actions, replay.actions);
+    assert_eq!(canonical.replay().unwrap().game.scores(), replay.game.scores());
+}

@@ -321,6 +321,7 @@ impl TileSet {
     /// # Errors
     /// A [`CatalogueError`] naming the tile and the problem.
     pub fn from_toml(text: &str, origin: &str) -> Result<TileSet, CatalogueError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let file: SetFile = toml::from_str(text)
             .map_err(|e| CatalogueError::Syntax { origin: origin.to_string(), message: e.to_string() })?;
         let mut set = TileSet::from_entries(&file.set, &file.name, file.start.as_deref(), &file.tile, origin)?;
@@ -390,6 +391,7 @@ impl TileSet {
 /// # Errors
 /// A [`CatalogueError`] naming the file, the tile and the problem.
 pub fn tile_entries_from_toml(text: &str, origin: &str) -> Result<Vec<TileEntry>, CatalogueError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file: SetFile = toml::from_str(text)
         .map_err(|e| CatalogueError::Syntax { origin: origin.to_string(), message: e.to_string() })?;
     TileSet::from_entries(&file.set, &file.name, file.start.as_deref(), &file.tile, origin)?;

@@ -48,6 +48,8 @@ struct Raw {
     cities: Vec<String>,
     end: Option<String>,
     tunnel: bool,
+    /// A city bridging over another feature (`bridge`): it may cross it.
+    bridge: bool,
     inside: Option<String>,
 }
 
@@ -72,6 +74,7 @@ fn parse_segment(line: &str, shape: Shape) -> Result<Raw, String> {
         cities: vec![],
         end: None,
         tunnel: false,
+        bridge: false,
         inside: None,
     };
     let mut inner = false;
@@ -94,6 +97,7 @@ fn parse_segment(line: &str, shape: Shape) -> Result<Raw, String> {
         match (kind, w) {
             (SegmentKind::City, "princess") => raw.princess = true,
             (SegmentKind::Road, "tunnel") => raw.tunnel = true,
+            (SegmentKind::City, "bridge") => raw.bridge = true,
             (SegmentKind::Field, "inner") => inner = true,
             (SegmentKind::Road | SegmentKind::City, s) if SIDE_NAMES.contains(&s) => {
                 let side = SIDE_NAMES.iter().position(|n| *n == s).expect("checked");
@@ -143,6 +147,48 @@ fn parse_segment(line: &str, shape: Shape) -> Result<Raw, String> {
         }
     }
     Ok(raw)
+}
+
+/// Segments are areas of a flat tile: two that both touch its rim cannot alternate round it (`a … b … a … b`),
+/// since one would have to pass over the other, unless it does: a road marked `tunnel`, a city marked `bridge`.
+/// This refuses, say, one field on both sides of a straight road, or a city and a road crossing without a tunnel.
+fn crossing(raws: &[Raw], owner: &[u8; Pos::COUNT], shape: Shape, lines: &[String]) -> Result<(), String> {
+    // The rim clockwise from the north-west corner; a triangle's long side runs from its E leg's end back to Nw.
+    const SQUARE: [usize; 12] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+    const TRIANGLE: [usize; 9] = [0, 1, 2, 3, 4, 5, 12, 13, 14];
+    let rim: &[usize] = if shape == Shape::Triangle { &TRIANGLE } else { &SQUARE };
+    let round: Vec<u8> = rim.iter().map(|&p| owner[p]).filter(|&o| o != u8::MAX).collect();
+    for a in 0..raws.len() {
+        for b in a + 1..raws.len() {
+            if raws[a].tunnel || raws[b].tunnel || raws[a].bridge || raws[b].bridge {
+                continue;
+            }
+            let (a8, b8) = (a as u8, b as u8);
+            let seen: Vec<u8> = round.iter().copied().filter(|&o| o == a8 || o == b8).collect();
+            let changes = (0..seen.len()).filter(|&i| seen[i] != seen[(i + 1) % seen.len()]).count();
+            if changes >= 4 {
+                let names = |i: usize| -> String {
+                    rim.iter()
+                        .filter(|&&p| owner[p] as usize == i)
+                        .map(|&p| Pos(p as u8).name())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                return Err(format!(
+                    "segments {} (`{}`, at {}) and {} (`{}`, at {}) cross: they alternate round the tile's edge, \
+                     which no flat tile can show (a road passing under is written `tunnel`, a city bridging \
+                     another `bridge`)",
+                    a + 1,
+                    lines[a],
+                    names(a),
+                    b + 1,
+                    lines[b],
+                    names(b)
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn parse_symbol(s: &str) -> Result<Symbol, String> {
@@ -230,6 +276,8 @@ pub(super) fn tile(set: &str, e: &TileEntry) -> Result<TileDef, String> {
             }
         }
     }
+
+    crossing(&raws, &owner, shape, &e.segments)?;
 
     let mut segments: Vec<Segment> = Vec::with_capacity(raws.len());
     for (i, r) in raws.iter().enumerate() {
@@ -395,6 +443,12 @@ mod tests {
         assert!(err(&["road", "field Nw Ne En Es Se Sw Ws Wn"]).contains("at least one side"));
         assert!(err(&["road S", "field Nw Ne En Es Se Sw Ws Wn"]).contains("where it ends"));
         assert!(err(&["city:A N E S W", "field"]).contains("half positions"));
+        // One field on both sides of a straight road, and a road crossing a city without a tunnel.
+        assert!(err(&["road N S", "field Nw Ne En Es Se Sw Ws Wn"]).contains("cross"));
+        assert!(err(&["road N S", "city:A E W", "field Nw", "field Ne", "field Se", "field Sw"]).contains("cross"));
+        assert!(err(&["city:A N S", "city:B E W", "field inner", "field inner"]).contains("cross"));
+        assert!(tile("t", &entry(&["city:A N S bridge", "city:B E W", "field inner", "field inner"])).is_ok());
+        assert!(tile("t", &entry(&["road N S tunnel", "city:A E W", "field Nw", "field Ne", "field Se Sw"])).is_ok());
         assert!(err(&["city:A N E S W pennants=x"]).contains("pennants"));
     }
 
@@ -407,7 +461,7 @@ mod tests {
 
     #[test]
     fn triangles_use_legs_and_long_side() {
-        let mut e = entry(&["city:A N", "field En Es La Lb", "road L E"]);
+        let mut e = entry(&["city:A N", "field En Lb", "field Es La", "road L E"]);
         e.shape = Some("triangle".into());
         // E has a road centre and field halves; L has a road centre and field halves.
         let d = tile("t", &e).unwrap();
@@ -415,7 +469,7 @@ mod tests {
         assert_eq!(d.edges[1].letter(), 'R');
         assert_eq!(d.long_edge.letter(), 'R');
         assert_eq!(d.edges[2], Edge::NONE);
-        let mut bad = entry(&["city:A N S", "field En Es La Lb", "road L E"]);
+        let mut bad = entry(&["city:A N S", "field En Lb", "field Es La", "road L E"]);
         bad.shape = Some("triangle".into());
         assert!(tile("t", &bad).unwrap_err().contains("legs on N and E"));
     }
