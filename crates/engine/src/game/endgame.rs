@@ -44,8 +44,12 @@ impl Game {
         {
             return false;
         }
-        // VAR-04 `c1_final_round`: one round, starting left of the player who took the last turn, for those still
-        // holding an abbey (D-18, D-27).
+        // VAR-04 `c1_final_round`: one round, starting left of the player who placed the last tile (not the one
+        // whose turn emptied the stack, if the last draw was discarded), for those still holding an abbey (D-18,
+        // D-27).
+        if self.final_round.is_none() {
+            self.active = self.last_placer;
+        }
         let mut left = self.final_round.unwrap_or(n as u8);
         loop {
             if left == 0 {

@@ -90,6 +90,8 @@ pub struct Game {
     passes: u8,
     /// Seats left in the VAR-04 `c1_final_round`, once it has started.
     final_round: Option<u8>,
+    /// Who placed the last tile (a land tile, an abbey or a triangle): the VAR-04 final round starts on their left.
+    last_placer: Player,
     /// Remaining draw stack; the next tile is the last element.
     stack: Vec<TileKind>,
     meeples: Vec<PlacedMeeple>,
@@ -128,6 +130,7 @@ impl PartialEq for Game {
             && self.barn_this_turn == o.barn_this_turn
             && self.passes == o.passes
             && self.final_round == o.final_round
+            && self.last_placer == o.last_placer
             && self.stack == o.stack
             && self.meeples == o.meeples
             && self.active == o.active
@@ -180,6 +183,7 @@ impl Game {
             barn_this_turn: None,
             passes: 0,
             final_round: None,
+            last_placer: Player(0),
             stack: Vec::new(),
             meeples: Vec::with_capacity(16),
             active: Player(0),
@@ -234,6 +238,7 @@ impl Game {
         self.barn_this_turn = None;
         self.passes = 0;
         self.final_round = None;
+        self.last_placer = Player(0);
         config.shuffle_into(seed, &mut self.stack);
         self.meeples.clear();
         self.active = Player(0);
@@ -676,6 +681,9 @@ impl Game {
     /// inconsistent, but never causes undefined behaviour.
     pub fn apply_unchecked(&mut self, a: Action) {
         self.events.clear();
+        if matches!(a, Action::Place { .. } | Action::PlaceTriangle { .. }) {
+            self.last_placer = self.active;
+        }
         match a {
             Action::Draw(k) => self.draw(k),
             Action::Place { tile, space, .. } if self.step() == Step::Phase1 => self.place_abbey(tile, space),
