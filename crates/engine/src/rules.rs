@@ -166,6 +166,12 @@ option_enum!(
     HalflingsMeepleRule { /// HALF-09.
     German = "german" }
 );
+option_enum!(
+    /// VAR-23: the pennant of Princess & Dragon tile S, the portal tile with a three-sided city (D-10).
+    TileSPennant { /// None, as the 2nd-edition art shows.
+    C2 = "c2", /// One, as the 1st-edition art shows.
+    C1 = "c1" }
+);
 
 /// Which expansion mechanisms are switched on (SPEC §V "Module switches").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -353,6 +359,7 @@ rules_table! {
     "VAR-20" "halflings.tiles_per_player" halflings_tiles_per_player: TilesPerPlayer => "triangles per player";
     "VAR-21" "halflings.barn_gaps" halflings_barn_gaps: HalflingsBarnGaps => "gaps at a barn's corner";
     "VAR-22" "halflings.meeple_rule" halflings_meeple_rule: HalflingsMeepleRule => "meeples beside a triangle's occupant";
+    "VAR-23" "pd.tile_s_pennant" pd_tile_s_pennant: TileSPennant => "the pennant on the portal tile pd/S";
 }
 
 impl Rules {

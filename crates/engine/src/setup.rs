@@ -220,9 +220,17 @@ impl Setup {
         }
         let mut sets: Vec<TileSet> = Vec::new();
         for name in &self.sets {
-            let set = builtin_set(name)?;
+            let mut set = builtin_set(name)?;
             if sets.iter().any(|s| s.id == set.id) {
                 return Err(SetupError::DuplicateSet(set.id));
+            }
+            if set.id == "pd" && self.rules.pd_tile_s_pennant == crate::rules::TileSPennant::C1 {
+                // VAR-23 (D-10): the 1st-edition art of pd/S shows a pennant on its city.
+                if let Some(s) = set.tiles.iter_mut().find(|t| t.id == "pd/S")
+                    && let Some(city) = s.segments.iter_mut().find(|g| g.kind == crate::SegmentKind::City)
+                {
+                    city.pennants = 1;
+                }
             }
             sets.push(set);
         }
