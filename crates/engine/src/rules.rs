@@ -438,11 +438,12 @@ mod tests {
         assert_eq!(r.get("fairy.blocks_dragon").unwrap(), "true"); // VAR-12
         assert_eq!(r.get("halflings.scoring").unwrap(), "jan2021"); // VAR-16
         assert_eq!(r.get("halflings.tiles_per_player").unwrap(), "3"); // VAR-20
+        assert_eq!(r.get("pd.tile_s_pennant").unwrap(), "c2"); // VAR-23
         assert!(r.non_defaults().is_empty());
         for o in options() {
             assert_eq!(r.get(o.key).as_deref(), Some(o.values[0]), "{}", o.key);
         }
-        assert_eq!(options().len(), 23);
+        assert_eq!(options().len(), 24);
     }
 
     #[test]
