@@ -6,4 +6,5 @@ mod random_games;
 mod robustness;
 mod rule_ids;
 mod scenarios;
+mod supplies;
 mod util;
