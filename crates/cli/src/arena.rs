@@ -317,7 +317,7 @@ impl Report<'_> {
     fn text(&self) -> String {
         let Report { setup, summary: s, games, jobs, secs, resumed, errors, .. } = *self;
         let mut out = String::new();
-        let plural = |n: u64, one: &str, many: &str| if n == 1 { format!("{n} {one}") } else { format!("{n} {many}") };
+        use crate::input::count as plural;
         outln!(
             out,
             "{} of {}, sets {}, {} at a time, in {secs:.1} s",
