@@ -98,6 +98,7 @@ fn checkpoint(record: &Record, cp: &Value) -> Result<(), String> {
     cmp("scores", serde_json::json!(g.scores()))?;
     cmp("supply", serde_json::json!(g.supply()))?;
     cmp("meeples", serde_json::json!(g.meeples().len()))?;
+    cmp("barns", serde_json::json!(g.barns().len()))?;
     cmp("dragon", serde_json::json!(g.dragon().map(|s| s.to_string())))?;
     cmp("fairy", serde_json::json!(g.fairy().map(|s| s.to_string())))?;
     if let Some(legal) = cp.get("legal") {

@@ -1,6 +1,7 @@
 //! The engine's integration tests, in one binary (faster to link on small machines).
 
 mod catalogue;
+mod inert;
 mod perft;
 mod random_games;
 mod robustness;
