@@ -17,6 +17,7 @@ mod hint;
 mod input;
 mod play;
 mod progress;
+mod serve;
 mod tiles;
 
 use std::path::PathBuf;
@@ -98,6 +99,9 @@ enum Command {
     /// What a bot would play at the end of a record, with its view of the best few actions.
     #[command(after_help = arena::BOTS_HELP)]
     Hint(hint::HintArgs),
+    /// Run the game server: games kept in a SQLite file (or PostgreSQL), seats with private tokens, bots, and an HTTP
+    /// and WebSocket API (docs/server-api.md).
+    Serve(serve::ServeArgs),
     /// Count the paths of legal decisions from the end of a record (chance takes the top of the stack), printing
     /// each depth as it finishes.
     Perft {
@@ -139,26 +143,8 @@ impl SetupArgs {
         let mut s = Setup::new(self.players);
         s.sets = self.sets.clone();
         s.seed = seed;
-        let has = |id| self.sets.iter().any(|x| carcassonne::catalogue::canonical_set_id(x) == Some(id));
         let explicit_modules = self.rules.iter().any(|r| r.trim_start().starts_with("modules."));
-        if !explicit_modules {
-            let mut on: Vec<&str> = Vec::new();
-            if has("am") {
-                on.extend(["abbey", "mayor", "wagon", "barn"]);
-            }
-            if has("pd") {
-                on.extend(["dragon", "fairy", "princess", "portal"]);
-            }
-            if has("cc") {
-                on.push("crop_circles");
-            }
-            if has("half") {
-                on.push("halflings");
-            }
-            for m in on {
-                s.rules.set(&format!("modules.{m}"), "true")?;
-            }
-        }
+        s.switch_on_set_modules(explicit_modules);
         for r in &self.rules {
             let (k, v) = r.split_once('=').with_context(|| format!("--rule `{r}`: write it as KEY=VALUE"))?;
             s.rules.set(k.trim(), v.trim())?;
@@ -208,6 +194,7 @@ fn run(cli: Cli) -> Result<String> {
         Command::Bench(a) => bench::bench(&a),
         Command::Arena(a) => arena::arena(&a),
         Command::Hint(a) => hint::hint(&a),
+        Command::Serve(a) => serve::serve(&a),
         Command::Perft { file, depth, json } => perft(&file, depth, json),
         Command::Rules { json } => rules(json),
     }

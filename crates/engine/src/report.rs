@@ -145,6 +145,12 @@ pub fn figures_json(g: &Game) -> Value {
 /// to decide. Hidden: the order of the stack, other players' triangles, tiles out of play (undealt triangles, tiles
 /// under a hill).
 pub fn view_json(g: &Game, viewer: Player) -> Value {
+    view_json_for(g, Some(viewer))
+}
+
+/// What a seat sees ([`view_json`]), or with `None` what a spectator sees: the same table with no triangles named
+/// and no legal actions (`"viewer": null`).
+pub fn view_json_for(g: &Game, viewer: Option<Player>) -> Value {
     let n = g.players();
     let ids = |ks: &[crate::catalogue::TileKind]| -> Vec<String> {
         ks.iter().map(|k| g.catalogue().def(*k).id.clone()).collect()
@@ -162,7 +168,7 @@ pub fn view_json(g: &Game, viewer: Player) -> Value {
                 "abbeys": g.abbeys_left(pl),
                 "triangles": g.hand(pl).len(),
             });
-            if pl == viewer {
+            if Some(pl) == viewer {
                 v["hand"] = json!(ids(g.hand(pl)));
             }
             v
@@ -181,7 +187,7 @@ pub fn view_json(g: &Game, viewer: Player) -> Value {
             v
         })
         .collect();
-    let mine = g.decision().actor == Actor::Player(viewer);
+    let mine = viewer.is_some_and(|p| g.decision().actor == Actor::Player(p));
     // Whether another player's turn starts with a phase-1 choice or straight with the draw depends on whether their
     // hidden triangles fit the board: others see only that the turn is starting.
     let mut pending = pending_json(g);
@@ -192,7 +198,7 @@ pub fn view_json(g: &Game, viewer: Player) -> Value {
     let legal: Vec<String> =
         if mine { g.legal_actions().into_iter().map(|a| g.action_text(a)).collect() } else { Vec::new() };
     json!({
-        "viewer": viewer.to_string(),
+        "viewer": viewer.map(|p| p.to_string()),
         "players": seats,
         "active": g.active_player().to_string(),
         "turn": g.turn(),

@@ -205,6 +205,33 @@ impl Setup {
         }
     }
 
+    /// Switch on the modules of the expansion sets in play, as a player expects from choosing an expansion: `am`
+    /// gives the abbey, mayor, wagon and barn, `pd` the dragon, fairy, princess and portal, `cc` the crop circles
+    /// and `half` the Halflings (D-34). Nothing changes if a `modules.*` rule was already set by hand.
+    pub fn switch_on_set_modules(&mut self, explicit_modules: bool) {
+        if explicit_modules {
+            return;
+        }
+        let has = |id| self.sets.iter().any(|x| crate::catalogue::canonical_set_id(x) == Some(id));
+        let mut on: Vec<&str> = Vec::new();
+        if has("am") {
+            on.extend(["abbey", "mayor", "wagon", "barn"]);
+        }
+        if has("pd") {
+            on.extend(["dragon", "fairy", "princess", "portal"]);
+        }
+        if has("cc") {
+            on.push("crop_circles");
+        }
+        if has("half") {
+            on.push("halflings");
+        }
+        for m in on {
+            // Every name above is a module key, so this cannot fail.
+            let _ = self.rules.set(&format!("modules.{m}"), "true");
+        }
+    }
+
     /// Validate and load the tile sets.
     ///
     /// # Errors

@@ -1,0 +1,432 @@
+//! The HTTP routes (docs/server-api.md).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Json, Response};
+use axum::routing::{get, post};
+use carcassonne::catalogue::{TileEntry, tile_entries_from_toml};
+use carcassonne::{Player, Setup};
+use carcassonne_ai::BotSpec;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::error::ApiError;
+use crate::room::{Room, Seat};
+use crate::{AppState, Handle, Update, token};
+
+/// The largest request body accepted (a game with a player's own tile file fits easily).
+pub(crate) const MAX_BODY: usize = 256 * 1024;
+
+/// The longest seat name.
+const MAX_NAME: usize = 40;
+
+pub(crate) fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/health", get(health))
+        .route("/api/games", get(lobby).post(create))
+        .route("/api/games/{id}", get(view))
+        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/take-back", post(take_back))
+        .route("/api/games/{id}/confirm", post(confirm))
+        .route("/api/games/{id}/settings", post(settings))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/events", get(events))
+        .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, Json(json!({ "error": "no such endpoint (see docs/server-api.md)", "code": "not_found" })))
+        .into_response()
+}
+
+async fn index() -> Html<&'static str> {
+    Html(concat!(
+        "<!doctype html><meta charset=utf-8><title>Carcassonne server</title>",
+        "<h1>Carcassonne server</h1><p>The API is under <code>/api</code>: ",
+        "<a href=\"/api/games\">the lobby</a>, <a href=\"/health\">health</a>. ",
+        "Every endpoint is described in docs/server-api.md.</p>"
+    ))
+}
+
+async fn health(State(s): State<Arc<AppState>>) -> Json<Value> {
+    Json(json!({ "status": "ok", "db": s.store.kind(), "games_loaded": s.loaded(), "bot_threads": s.bots.threads() }))
+}
+
+/// Read a JSON body, or say what is wrong with it (400).
+fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("the body is not the JSON expected: {e}")))
+}
+
+/// The seat whose token the request carries: `None` without an `Authorization` header, 401 for a token that is no
+/// seat's.
+fn seat_of(room: &Room, headers: &HeaderMap) -> Result<Option<Player>, ApiError> {
+    let Some(v) = headers.get(header::AUTHORIZATION) else { return Ok(None) };
+    let token = v
+        .to_str()
+        .ok()
+        .and_then(|s| s.strip_prefix("Bearer "))
+        .ok_or(ApiError::Unauthorized("write the header as `Authorization: Bearer <token>`"))?;
+    seat_by_token(room, token.trim()).map(Some)
+}
+
+/// The seat holding `token`, or 401.
+pub(crate) fn seat_by_token(room: &Room, token: &str) -> Result<Player, ApiError> {
+    let mut found = None;
+    // Every seat is compared, each in constant time.
+    for (i, s) in room.seats.iter().enumerate() {
+        if let Some(h) = &s.token_hash
+            && token::matches(token, h)
+        {
+            found = Some(Player(i as u8));
+        }
+    }
+    found.ok_or(ApiError::Unauthorized("this token is not a seat's of this game"))
+}
+
+fn required_seat(room: &Room, headers: &HeaderMap) -> Result<Player, ApiError> {
+    seat_of(room, headers)?.ok_or(ApiError::Unauthorized("this needs a seat's token: `Authorization: Bearer <token>`"))
+}
+
+/// A person or a bot, as the creator asks for it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatRequest {
+    #[serde(default)]
+    name: Option<String>,
+    /// A bot spec (`easy`, `medium`, `hard`, `greedy`, …); absent for a person.
+    #[serde(default)]
+    bot: Option<String>,
+    /// A person's seat left for someone to join from the lobby.
+    #[serde(default)]
+    open: bool,
+    #[serde(default)]
+    auto_confirm: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    seats: Vec<SeatRequest>,
+    #[serde(default)]
+    sets: Option<Vec<String>>,
+    /// Rule options by key (docs/rules.md §V); values are strings, numbers or booleans.
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    #[serde(default)]
+    custom_tiles: Vec<TileEntry>,
+    /// A tile file (docs/tile-format.md) as text: a player's own Halflings triangles, say.
+    #[serde(default)]
+    tile_file: Option<String>,
+}
+
+fn seat_name(requested: Option<&str>, i: usize, bot: Option<&BotSpec>) -> Result<String, ApiError> {
+    let name = requested.map(str::trim).filter(|n| !n.is_empty());
+    match name {
+        Some(n) if n.chars().count() > MAX_NAME => {
+            Err(ApiError::BadRequest(format!("seat {}: a name has at most {MAX_NAME} characters", i + 1)))
+        }
+        Some(n) if n.chars().any(char::is_control) => {
+            Err(ApiError::BadRequest(format!("seat {}: a name cannot hold control characters", i + 1)))
+        }
+        Some(n) => Ok(n.to_string()),
+        None => Ok(match bot {
+            Some(b) => format!("{b} bot"),
+            None => format!("Player {}", i + 1),
+        }),
+    }
+}
+
+async fn create(State(s): State<Arc<AppState>>, bytes: Bytes) -> Result<Response, ApiError> {
+    let req: CreateRequest = body(&bytes)?;
+    if !(2..=6).contains(&req.seats.len()) {
+        return Err(ApiError::BadRequest(format!("{} seats: a game has 2 to 6 players", req.seats.len())));
+    }
+    let mut setup = Setup::new(req.seats.len() as u8);
+    if let Some(sets) = req.sets {
+        setup.sets = sets;
+    }
+    setup.seed = token::random_bytes::<8>()
+        .map(u64::from_le_bytes)
+        .map_err(|e| ApiError::Unavailable(format!("no randomness from the operating system: {e}")))?;
+    setup.switch_on_set_modules(req.rules.keys().any(|k| k.starts_with("modules.")));
+    for (k, v) in &req.rules {
+        let v = match v {
+            Value::String(s) => s.clone(),
+            Value::Bool(_) | Value::Number(_) => v.to_string(),
+            _ => return Err(ApiError::BadRequest(format!("rule `{k}`: give its value as a string"))),
+        };
+        setup.rules.set(k, &v).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    }
+    setup.custom_tiles = req.custom_tiles;
+    if let Some(text) = &req.tile_file {
+        let entries = tile_entries_from_toml(text, "tile_file").map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        setup.custom_tiles.extend(entries);
+    }
+    let mut seats = Vec::new();
+    let mut tokens = Vec::new();
+    for (i, r) in req.seats.iter().enumerate() {
+        let bot = match &r.bot {
+            Some(b) => Some(b.parse::<BotSpec>().map_err(|e| ApiError::BadRequest(format!("seat {}: {e}", i + 1)))?),
+            None => None,
+        };
+        if bot.is_some() && r.open {
+            return Err(ApiError::BadRequest(format!("seat {}: a bot's seat cannot be open", i + 1)));
+        }
+        let name = seat_name(r.name.as_deref(), i, bot.as_ref())?;
+        let token = if bot.is_none() && !r.open {
+            Some(token::new_token().map_err(|e| ApiError::Unavailable(format!("no randomness: {e}")))?)
+        } else {
+            None
+        };
+        seats.push(Seat {
+            name,
+            bot,
+            open: r.open,
+            token_hash: token.as_deref().map(token::hash),
+            auto_confirm: r.auto_confirm,
+        });
+        tokens.push(token);
+    }
+    let h = s.create(setup, seats).await?;
+    let room = h.room.lock().await;
+    let seats: Vec<Value> = room
+        .public_seats()
+        .into_iter()
+        .zip(&tokens)
+        .map(|(mut v, t)| {
+            if let Some(t) = t {
+                v["token"] = json!(t);
+                v["invite"] = json!(format!("/play/{}#token={t}", room.id));
+            }
+            v
+        })
+        .collect();
+    let out = json!({ "id": room.id, "seats": seats, "view": room.view(None) });
+    Ok((StatusCode::CREATED, Json(out)).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+struct LobbyQuery {
+    #[serde(default)]
+    status: Option<String>,
+}
+
+async fn lobby(State(s): State<Arc<AppState>>, Query(q): Query<LobbyQuery>) -> Result<Json<Value>, ApiError> {
+    let status = match q.status.as_deref() {
+        None | Some("") | Some("all") => None,
+        Some(st @ ("running" | "finished")) => Some(st),
+        Some("open") => Some("running"),
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!("status `{other}`: write running, finished, open or all")));
+        }
+    };
+    let games = s.store.lobby(status, 200).await?;
+    let only_open = q.status.as_deref() == Some("open");
+    let list: Vec<Value> = games
+        .into_iter()
+        .filter(|g| !only_open || g.seats.iter().any(|s| s.open))
+        .map(|g| {
+            let seats: Vec<Value> = g
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    json!({
+                        "seat": Player(i as u8).to_string(),
+                        "name": s.name,
+                        "kind": if s.bot.is_some() { "bot" } else { "person" },
+                        "bot": s.bot,
+                        "open": s.open,
+                    })
+                })
+                .collect();
+            let open = g.seats.iter().filter(|s| s.open).count();
+            json!({ "id": g.id, "created_at": g.created_at, "status": g.status, "open_seats": open, "seats": seats })
+        })
+        .collect();
+    Ok(Json(json!({ "games": list })))
+}
+
+async fn view(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let room = h.room.lock().await;
+    let seat = seat_of(&room, &headers)?;
+    Ok(Json(room.view(seat)))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionRequest {
+    action: String,
+    version: usize,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VersionRequest {
+    version: usize,
+}
+
+fn check_version(room: &Room, version: usize) -> Result<(), ApiError> {
+    if version == room.version() {
+        return Ok(());
+    }
+    Err(ApiError::Conflict {
+        message: format!("the game is at version {}, not {version}: another action came first", room.version()),
+        version: room.version(),
+    })
+}
+
+async fn act(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let mut room = h.room.lock().await;
+    let seat = required_seat(&room, &headers)?;
+    let req: ActionRequest = body(&bytes)?;
+    check_version(&room, req.version)?;
+    let saved = room.save();
+    let change = room.act(seat, &req.action).map_err(|e| ApiError::from_act(e, room.version()))?;
+    tracing::debug!(game = %room.id, %seat, action = %req.action, "action");
+    s.commit(&h, &mut room, saved, change, "action").await?;
+    Ok(Json(room.view(Some(seat))))
+}
+
+async fn take_back(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let mut room = h.room.lock().await;
+    let seat = required_seat(&room, &headers)?;
+    let req: VersionRequest = body(&bytes)?;
+    check_version(&room, req.version)?;
+    let saved = room.save();
+    let change = room.take_back(seat).map_err(|e| ApiError::from_act(e, room.version()))?;
+    s.commit(&h, &mut room, saved, change, "take_back").await?;
+    Ok(Json(room.view(Some(seat))))
+}
+
+async fn confirm(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let mut room = h.room.lock().await;
+    let seat = required_seat(&room, &headers)?;
+    let req: VersionRequest = body(&bytes)?;
+    check_version(&room, req.version)?;
+    let saved = room.save();
+    let change = room.confirm(seat).map_err(|e| ApiError::from_act(e, room.version()))?;
+    s.commit(&h, &mut room, saved, change, "confirm").await?;
+    Ok(Json(room.view(Some(seat))))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SettingsRequest {
+    auto_confirm: bool,
+}
+
+async fn settings(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let mut room = h.room.lock().await;
+    let seat = required_seat(&room, &headers)?;
+    let req: SettingsRequest = body(&bytes)?;
+    s.set_auto_confirm(&h, &mut room, seat, req.auto_confirm).await?;
+    Ok(Json(room.view(Some(seat))))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    seat: String,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+fn parse_seat(s: &str, players: usize) -> Result<Player, ApiError> {
+    let digits = s.trim().strip_prefix(['P', 'p']).unwrap_or(s.trim());
+    match digits.parse::<usize>() {
+        Ok(n) if (1..=players).contains(&n) => Ok(Player((n - 1) as u8)),
+        _ => Err(ApiError::BadRequest(format!("`{s}` is not a seat of this game (P1 to P{players})"))),
+    }
+}
+
+async fn join(State(s): State<Arc<AppState>>, Path(id): Path<String>, bytes: Bytes) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let req: JoinRequest = body(&bytes)?;
+    let mut room = h.room.lock().await;
+    let seat = parse_seat(&req.seat, room.seats.len())?;
+    let version = room.version();
+    if !room.seats[seat.index()].open {
+        return Err(ApiError::Conflict { message: format!("seat {seat} is not open"), version });
+    }
+    let name = seat_name(req.name.as_deref(), seat.index(), None)?;
+    let token = token::new_token().map_err(|e| ApiError::Unavailable(format!("no randomness: {e}")))?;
+    let hash = token::hash(&token);
+    if !s.store.claim(&room.id, seat.index(), &name, &hash).await? {
+        return Err(ApiError::Conflict { message: format!("seat {seat} was taken first"), version });
+    }
+    let st = &mut room.seats[seat.index()];
+    st.open = false;
+    st.name = name;
+    st.token_hash = Some(hash);
+    tell(&h, &room, "seats");
+    Ok(Json(json!({ "seat": seat.to_string(), "token": token, "invite": format!("/play/{}#token={token}", room.id) })))
+}
+
+/// Tell the subscribers of a change that added no action.
+fn tell(h: &Handle, room: &Room, cause: &'static str) {
+    let _ =
+        h.updates.send(Arc::new(Update { cause, version: room.version(), actions: Vec::new(), events: Vec::new() }));
+}
+
+async fn record(State(s): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let room = h.room.lock().await;
+    Ok(Json(room.record()))
+}
+
+#[derive(Debug, Deserialize)]
+struct EventsQuery {
+    #[serde(default)]
+    since: usize,
+}
+
+async fn events(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<EventsQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let room = h.room.lock().await;
+    Ok(Json(json!({ "version": room.version(), "events": room.events_since(q.since) })))
+}

@@ -1,0 +1,81 @@
+//! The API's errors: each a status code and a JSON body `{"error": message, "code": name}`.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::room::ActError;
+use crate::store::StoreError;
+
+/// Why a request failed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ApiError {
+    /// 400: the request could not be read.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: a token was needed, or the one given is not a seat's.
+    #[error("{0}")]
+    Unauthorized(&'static str),
+    /// 403: not this seat's decision.
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: no such game.
+    #[error("no game `{0}`")]
+    NotFound(String),
+    /// 409: the game changed since the version the action was chosen at, or the game is over.
+    #[error("{message}")]
+    Conflict {
+        /// What happened.
+        message: String,
+        /// The game's version now.
+        version: usize,
+    },
+    /// 422: the engine refused the action.
+    #[error("{0}")]
+    Illegal(String),
+    /// 500: the database failed; nothing was changed.
+    #[error("the server could not store the change: {0}")]
+    Store(#[from] StoreError),
+    /// 503: the server cannot work (no randomness from the operating system).
+    #[error("{0}")]
+    Unavailable(String),
+}
+
+impl ApiError {
+    fn status(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "not_your_decision"),
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::Conflict { .. } => (StatusCode::CONFLICT, "conflict"),
+            ApiError::Illegal(_) => (StatusCode::UNPROCESSABLE_ENTITY, "illegal"),
+            ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "store"),
+            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+        }
+    }
+
+    /// A refusal of the room, at `version`.
+    pub(crate) fn from_act(e: ActError, version: usize) -> ApiError {
+        match e {
+            ActError::GameOver => ApiError::Conflict { message: e.to_string(), version },
+            ActError::NotYours(_) | ActError::Unconfirmed => ApiError::Forbidden(e.to_string()),
+            ActError::Malformed(m) => ApiError::BadRequest(m),
+            ActError::Illegal(m) | ActError::Nothing(m) => ApiError::Illegal(m),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status();
+        if status.is_server_error() {
+            tracing::error!(error = %self, "request failed");
+        }
+        let mut body = json!({ "error": self.to_string(), "code": code });
+        if let ApiError::Conflict { version, .. } = &self {
+            body["version"] = json!(version);
+        }
+        (status, axum::Json(body)).into_response()
+    }
+}

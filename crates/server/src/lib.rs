@@ -1,0 +1,356 @@
+//! The Carcassonne game server behind `carc serve`: durable games (SQLite by default, or PostgreSQL), seats with
+//! secret tokens, bots on a bounded pool of threads, and an HTTP and WebSocket API (docs/server-api.md).
+//!
+//! The server is authoritative: it holds the game, makes the draws, checks every action with the engine, and sends
+//! each seat only what that seat may see, with its legal actions. A client knows no rules.
+//!
+//! # Example
+//! A server on a temporary SQLite file, asked for its health without opening a socket:
+//! ```
+//! use axum::body::Body;
+//! use axum::http::Request;
+//! use tower::ServiceExt;
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let dir = std::env::temp_dir().join(format!("carc-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let server = carcassonne_server::Server::open(dir.join("games.sqlite").to_str().unwrap(), 1).await.unwrap();
+//! let response = server.router().oneshot(Request::get("/health").body(Body::empty()).unwrap()).await.unwrap();
+//! assert!(response.status().is_success());
+//! # std::fs::remove_dir_all(&dir).ok();
+//! # });
+//! ```
+
+#![deny(missing_docs)]
+
+mod api;
+mod bots;
+mod error;
+mod room;
+mod store;
+mod token;
+mod ws;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex as StdMutex, RwLock};
+
+use carcassonne::{Player, Setup};
+use carcassonne_ai::{Bot, BotSpec};
+use serde_json::Value;
+use tokio::sync::{Mutex, broadcast};
+
+use crate::bots::BotPool;
+use crate::error::ApiError;
+use crate::room::{Change, Room, Saved, Seat};
+pub use crate::store::{Store, StoreError};
+use crate::store::{StoredGame, StoredSeat};
+
+/// A change pushed to every WebSocket of a game.
+#[derive(Clone, Debug)]
+pub(crate) struct Update {
+    /// `action`, `take_back`, `confirm`, `seats` or `settings`.
+    pub cause: &'static str,
+    /// The version after the change.
+    pub version: usize,
+    /// The actions added.
+    pub actions: Vec<String>,
+    /// Their events, as everyone may see them.
+    pub events: Vec<Value>,
+}
+
+/// A game in memory: its room behind a lock, its bots and its subscribers.
+pub(crate) struct Handle {
+    pub room: Mutex<Room>,
+    pub updates: broadcast::Sender<Arc<Update>>,
+    bots: Vec<Option<Arc<StdMutex<Box<dyn Bot>>>>>,
+    thinking: AtomicBool,
+}
+
+impl std::fmt::Debug for Handle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Handle").finish_non_exhaustive()
+    }
+}
+
+/// What every request shares.
+#[derive(Debug)]
+pub(crate) struct AppState {
+    pub store: Store,
+    games: RwLock<HashMap<String, Arc<Handle>>>,
+    bots: BotPool,
+}
+
+/// The server: its database, its games in memory and its bot pool.
+#[derive(Clone, Debug)]
+pub struct Server {
+    state: Arc<AppState>,
+}
+
+impl Server {
+    /// Open the database (see [`Store::open`]), restore every unfinished game by replaying its log, and start the
+    /// bots whose turn it is. `bot_threads` bounds how many bots think at once.
+    ///
+    /// # Errors
+    /// When the database cannot be opened or migrated. A stored game that no longer replays is logged and skipped.
+    pub async fn open(db: &str, bot_threads: usize) -> Result<Server, StoreError> {
+        let store = Store::open(db).await?;
+        let state = Arc::new(AppState { store, games: RwLock::new(HashMap::new()), bots: BotPool::new(bot_threads) });
+        let ids = state.store.running().await?;
+        let mut restored = 0;
+        for id in &ids {
+            match state.load(id).await {
+                Ok(Some(h)) => {
+                    restored += 1;
+                    state.kick(h);
+                }
+                Ok(None) => {}
+                Err(e) => tracing::error!(game = %id, error = %e, "a stored game does not replay; skipped"),
+            }
+        }
+        tracing::info!(db = state.store.kind(), restored, bot_threads = state.bots.threads(), "server ready");
+        Ok(Server { state })
+    }
+
+    /// The HTTP routes (docs/server-api.md).
+    pub fn router(&self) -> axum::Router {
+        api::router(Arc::clone(&self.state))
+    }
+
+    /// How many games are in memory.
+    pub fn games_loaded(&self) -> usize {
+        self.state.games.read().map(|g| g.len()).unwrap_or(0)
+    }
+}
+
+/// Serve `server` on `listener` until Ctrl-C (or SIGTERM).
+///
+/// # Errors
+/// When the listener fails.
+pub async fn serve(listener: tokio::net::TcpListener, server: Server) -> std::io::Result<()> {
+    axum::serve(listener, server.router()).with_graceful_shutdown(shutdown()).await
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { () = ctrl_c => {}, () = term => {} }
+    tracing::info!("shutting down");
+}
+
+fn random_u64() -> u64 {
+    token::random_bytes::<8>().map(u64::from_le_bytes).unwrap_or(0)
+}
+
+impl AppState {
+    /// A game by id: in memory, or loaded from the database. `Ok(None)` if there is none.
+    async fn load(self: &Arc<Self>, id: &str) -> Result<Option<Arc<Handle>>, ApiError> {
+        if let Some(h) = self.games.read().ok().and_then(|g| g.get(id).cloned()) {
+            return Ok(Some(h));
+        }
+        let Some(stored) = self.store.load(id).await? else { return Ok(None) };
+        let room = room_of(stored).map_err(|e| ApiError::Unavailable(format!("game {id} does not replay: {e}")))?;
+        let h = Arc::new(handle_of(room));
+        let mut games = self.games.write().map_err(|_| ApiError::Unavailable("the game table is poisoned".into()))?;
+        Ok(Some(Arc::clone(games.entry(id.to_string()).or_insert(h))))
+    }
+
+    /// A game by id, or 404.
+    pub(crate) async fn handle(self: &Arc<Self>, id: &str) -> Result<Arc<Handle>, ApiError> {
+        if id.len() != 16 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(ApiError::NotFound(id.chars().take(40).collect()));
+        }
+        self.load(id).await?.ok_or_else(|| ApiError::NotFound(id.to_string()))
+    }
+
+    /// Store a new game and keep it in memory.
+    pub(crate) async fn create(self: &Arc<Self>, setup: Setup, seats: Vec<Seat>) -> Result<Arc<Handle>, ApiError> {
+        let id = token::new_game_id().map_err(|e| ApiError::Unavailable(format!("no randomness: {e}")))?;
+        let created_at =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
+        let room = Room::new(id.clone(), created_at, setup, seats).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        self.store.create(&stored_of(&room)).await?;
+        let h = Arc::new(handle_of(room));
+        if let Ok(mut games) = self.games.write() {
+            games.insert(id.clone(), Arc::clone(&h));
+        }
+        tracing::info!(game = %id, "game created");
+        self.kick(Arc::clone(&h));
+        Ok(h)
+    }
+
+    /// Store what `change` did to `room`, then tell the subscribers and the bots. If storing fails, the room is put
+    /// back as it was (`saved`) and nothing is told.
+    pub(crate) async fn commit(
+        self: &Arc<Self>,
+        h: &Arc<Handle>,
+        room: &mut Room,
+        saved: Saved,
+        change: Change,
+        cause: &'static str,
+    ) -> Result<(), ApiError> {
+        self.store_change(h, room, saved, change, cause).await?;
+        self.kick(Arc::clone(h));
+        Ok(())
+    }
+
+    /// [`AppState::commit`] without waking the bots.
+    async fn store_change(
+        &self,
+        h: &Arc<Handle>,
+        room: &mut Room,
+        saved: Saved,
+        change: Change,
+        cause: &'static str,
+    ) -> Result<(), ApiError> {
+        let stored = if change.took_back {
+            self.store.truncate(&room.id, room.version(), change.from).await
+        } else if change.added.is_empty() {
+            self.store.set_confirmed(&room.id, room.confirmed()).await
+        } else {
+            self.store.append(&room.id, change.from, &change.added, room.status(), room.confirmed()).await
+        };
+        if let Err(e) = stored {
+            room.undo(saved);
+            return Err(match e {
+                StoreError::Conflict => ApiError::Conflict {
+                    message: "another action was stored first; fetch the game again".into(),
+                    version: room.version(),
+                },
+                e => ApiError::Store(e),
+            });
+        }
+        let events = if change.took_back { Vec::new() } else { room.events_since(change.from) };
+        let _ = h.updates.send(Arc::new(Update { cause, version: room.version(), actions: change.added, events }));
+        if room.status() == "finished" && cause == "action" {
+            tracing::info!(game = %room.id, scores = ?room.game().scores(), "game over");
+        }
+        Ok(())
+    }
+
+    /// Let the bots play while it is a bot's decision (one thinker per game at a time).
+    pub(crate) fn kick(self: &Arc<Self>, h: Arc<Handle>) {
+        if h.bots.iter().all(Option::is_none) {
+            return;
+        }
+        let state = Arc::clone(self);
+        tokio::spawn(async move { state.drive_bots(h).await });
+    }
+
+    async fn drive_bots(self: Arc<Self>, h: Arc<Handle>) {
+        loop {
+            let (game, seat, version, bot) = {
+                let room = h.room.lock().await;
+                let Some(p) = room.to_decide() else { return };
+                let Some(bot) = h.bots[p.index()].clone() else { return };
+                (room.game().clone(), p, room.version(), bot)
+            };
+            if h.thinking.swap(true, Ordering::AcqRel) {
+                return;
+            }
+            let choice = self.bots.think(bot, game, seat).await;
+            h.thinking.store(false, Ordering::Release);
+            let action = match choice {
+                Ok(Ok(a)) => a,
+                Ok(Err(e)) => {
+                    tracing::error!(error = %e, "a bot could not choose");
+                    return;
+                }
+                Err(_) => {
+                    tracing::error!("a bot thread failed");
+                    return;
+                }
+            };
+            let mut room = h.room.lock().await;
+            if room.version() != version {
+                continue;
+            }
+            let text = room.game().action_text(action);
+            let saved = room.save();
+            match room.act(seat, &text) {
+                Ok(change) => {
+                    if let Err(e) = self.store_change(&h, &mut room, saved, change, "action").await {
+                        tracing::error!(game = %room.id, error = %e, "a bot's action was not stored");
+                        return;
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(game = %room.id, action = %text, error = %e, "a bot chose a refused action");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// How many games are in memory.
+    pub(crate) fn loaded(&self) -> usize {
+        self.games.read().map(|g| g.len()).unwrap_or(0)
+    }
+
+    /// Change a seat's auto-confirm setting.
+    pub(crate) async fn set_auto_confirm(
+        self: &Arc<Self>,
+        h: &Arc<Handle>,
+        room: &mut Room,
+        seat: Player,
+        on: bool,
+    ) -> Result<(), ApiError> {
+        self.store.set_auto_confirm(&room.id, seat.index(), on).await?;
+        let saved = room.save();
+        let change = room.set_auto_confirm(seat, on);
+        self.commit(h, room, saved, change, "settings").await
+    }
+}
+
+fn handle_of(room: Room) -> Handle {
+    let bots =
+        room.seats.iter().map(|s| s.bot.as_ref().map(|b| Arc::new(StdMutex::new(b.build(random_u64()))))).collect();
+    let (updates, _) = broadcast::channel(64);
+    Handle { room: Mutex::new(room), updates, bots, thinking: AtomicBool::new(false) }
+}
+
+fn stored_of(room: &Room) -> StoredGame {
+    StoredGame {
+        id: room.id.clone(),
+        created_at: room.created_at,
+        setup: serde_json::to_string(&room.setup).unwrap_or_default(),
+        confirmed: room.confirmed() as i64,
+        seats: room
+            .seats
+            .iter()
+            .map(|s| StoredSeat {
+                name: s.name.clone(),
+                bot: s.bot.as_ref().map(|b| b.to_string()),
+                open: s.open,
+                token_hash: s.token_hash.clone(),
+                auto_confirm: s.auto_confirm,
+            })
+            .collect(),
+        actions: room.actions().map(String::from).collect(),
+    }
+}
+
+fn room_of(g: StoredGame) -> Result<Room, String> {
+    let setup: Setup = serde_json::from_str(&g.setup).map_err(|e| format!("setup: {e}"))?;
+    let seats = g
+        .seats
+        .into_iter()
+        .map(|s| {
+            let bot = match s.bot {
+                Some(b) => Some(b.parse::<BotSpec>().map_err(|e| format!("bot `{b}`: {e}"))?),
+                None => None,
+            };
+            Ok(Seat { name: s.name, bot, open: s.open, token_hash: s.token_hash, auto_confirm: s.auto_confirm })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Room::restore(g.id, g.created_at, setup, seats, &g.actions, g.confirmed.max(0) as usize)
+}

@@ -1,0 +1,361 @@
+//! Durable games: SQLite (a file, the default) or PostgreSQL, with migrations. A game is its setup, its seats and its
+//! action log; every change is one transaction, committed before the server acknowledges or broadcasts it.
+//!
+//! Two writers can never both add action `n` of a game: the log's primary key is (game, n), so the second insert
+//! fails and is reported as [`StoreError::Conflict`] (the basis for running several servers on one PostgreSQL
+//! database).
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Postgres, Row, Sqlite, Transaction};
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database said no.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// Another writer added the same action first.
+    #[error("another action was stored first")]
+    Conflict,
+}
+
+/// A seat as stored.
+#[derive(Clone, Debug)]
+pub(crate) struct StoredSeat {
+    pub name: String,
+    pub bot: Option<String>,
+    pub open: bool,
+    pub token_hash: Option<String>,
+    pub auto_confirm: bool,
+}
+
+/// A game as stored.
+#[derive(Clone, Debug)]
+pub(crate) struct StoredGame {
+    pub id: String,
+    pub created_at: i64,
+    pub setup: String,
+    pub confirmed: i64,
+    pub seats: Vec<StoredSeat>,
+    pub actions: Vec<String>,
+}
+
+/// One line of the lobby.
+#[derive(Clone, Debug)]
+pub(crate) struct LobbyGame {
+    pub id: String,
+    pub created_at: i64,
+    pub status: String,
+    pub seats: Vec<StoredSeat>,
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub enum Store {
+    /// A SQLite file.
+    Sqlite(SqlitePool),
+    /// A PostgreSQL server.
+    Postgres(PgPool),
+}
+
+/// Run the same code on either kind of transaction.
+macro_rules! with_tx {
+    ($store:expr, |$tx:ident| $body:expr) => {
+        match $store {
+            Store::Sqlite(pool) => {
+                let mut $tx: Transaction<'_, Sqlite> = pool.begin().await?;
+                let r = $body;
+                $tx.commit().await?;
+                r
+            }
+            Store::Postgres(pool) => {
+                let mut $tx: Transaction<'_, Postgres> = pool.begin().await?;
+                let r = $body;
+                $tx.commit().await?;
+                r
+            }
+        }
+    };
+}
+
+/// Run the same query on either pool.
+macro_rules! on_pool {
+    ($store:expr, |$pool:ident| $body:expr) => {
+        match $store {
+            Store::Sqlite($pool) => $body,
+            Store::Postgres($pool) => $body,
+        }
+    };
+}
+
+fn conflict_or(e: sqlx::Error) -> StoreError {
+    match &e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
+        _ => StoreError::Db(e),
+    }
+}
+
+impl Store {
+    /// Open (creating if needed) and migrate: `postgres://…` or `postgresql://…` for PostgreSQL, anything else is a
+    /// SQLite file path (or a `sqlite:` URL).
+    ///
+    /// # Errors
+    /// When the database cannot be opened or migrated.
+    pub async fn open(db: &str) -> Result<Store, StoreError> {
+        if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+            let pool =
+                PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(db).await?;
+            sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+            return Ok(Store::Postgres(pool));
+        }
+        let opts = if db.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(db)?
+        } else {
+            SqliteConnectOptions::new().filename(db)
+        }
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        // Every commit reaches the disk before it is acknowledged.
+        .synchronous(SqliteSynchronous::Full)
+        .busy_timeout(Duration::from_secs(10))
+        .foreign_keys(true);
+        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(opts).await?;
+        sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+        Ok(Store::Sqlite(pool))
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Store a new game with its seats and its first actions (the server's opening draws).
+    pub(crate) async fn create(&self, g: &StoredGame) -> Result<(), StoreError> {
+        with_tx!(self, |tx| {
+            sqlx::query(
+                "INSERT INTO games (id, created_at, setup, status, confirmed) VALUES ($1, $2, $3, 'running', $4)",
+            )
+            .bind(&g.id)
+            .bind(g.created_at)
+            .bind(&g.setup)
+            .bind(g.confirmed)
+            .execute(&mut *tx)
+            .await?;
+            for (i, s) in g.seats.iter().enumerate() {
+                sqlx::query(
+                    "INSERT INTO seats (game_id, seat, name, bot, open, token_hash, auto_confirm) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(&g.id)
+                .bind(i as i64)
+                .bind(&s.name)
+                .bind(&s.bot)
+                .bind(i64::from(s.open))
+                .bind(&s.token_hash)
+                .bind(i64::from(s.auto_confirm))
+                .execute(&mut *tx)
+                .await?;
+            }
+            for (i, a) in g.actions.iter().enumerate() {
+                sqlx::query("INSERT INTO actions (game_id, n, action) VALUES ($1, $2, $3)")
+                    .bind(&g.id)
+                    .bind(i as i64 + 1)
+                    .bind(a)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        });
+        Ok(())
+    }
+
+    /// Add actions `from + 1 ..` to a game's log, with its status and confirmation version, in one transaction.
+    /// [`StoreError::Conflict`] when another writer stored one of those actions first.
+    pub(crate) async fn append(
+        &self,
+        id: &str,
+        from: usize,
+        actions: &[String],
+        status: &str,
+        confirmed: usize,
+    ) -> Result<(), StoreError> {
+        with_tx!(self, |tx| {
+            for (i, a) in actions.iter().enumerate() {
+                sqlx::query("INSERT INTO actions (game_id, n, action) VALUES ($1, $2, $3)")
+                    .bind(id)
+                    .bind((from + i + 1) as i64)
+                    .bind(a)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(conflict_or)?;
+            }
+            sqlx::query("UPDATE games SET status = $1, confirmed = $2 WHERE id = $3")
+                .bind(status)
+                .bind(confirmed as i64)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Take back: keep the first `keep` actions of a game's log. [`StoreError::Conflict`] if the log no longer has
+    /// `expected` actions (another writer changed it).
+    pub(crate) async fn truncate(&self, id: &str, keep: usize, expected: usize) -> Result<(), StoreError> {
+        with_tx!(self, |tx| {
+            let n: i64 = sqlx::query("SELECT COUNT(*) FROM actions WHERE game_id = $1")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get(0)?;
+            if n != expected as i64 {
+                return Err(StoreError::Conflict);
+            }
+            sqlx::query("DELETE FROM actions WHERE game_id = $1 AND n > $2")
+                .bind(id)
+                .bind(keep as i64)
+                .execute(&mut *tx)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Store a game's confirmation version.
+    pub(crate) async fn set_confirmed(&self, id: &str, confirmed: usize) -> Result<(), StoreError> {
+        on_pool!(self, |pool| {
+            sqlx::query("UPDATE games SET confirmed = $1 WHERE id = $2")
+                .bind(confirmed as i64)
+                .bind(id)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Store a seat's auto-confirm setting.
+    pub(crate) async fn set_auto_confirm(&self, id: &str, seat: usize, on: bool) -> Result<(), StoreError> {
+        on_pool!(self, |pool| {
+            sqlx::query("UPDATE seats SET auto_confirm = $1 WHERE game_id = $2 AND seat = $3")
+                .bind(i64::from(on))
+                .bind(id)
+                .bind(seat as i64)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Give an open seat to the person joining: false if it was no longer open.
+    pub(crate) async fn claim(&self, id: &str, seat: usize, name: &str, token_hash: &str) -> Result<bool, StoreError> {
+        let n = on_pool!(self, |pool| {
+            sqlx::query(
+                "UPDATE seats SET open = 0, name = $1, token_hash = $2 WHERE game_id = $3 AND seat = $4 AND open = 1",
+            )
+            .bind(name)
+            .bind(token_hash)
+            .bind(id)
+            .bind(seat as i64)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        Ok(n == 1)
+    }
+
+    /// One game, or `None`.
+    pub(crate) async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let row = on_pool!(self, |pool| {
+            sqlx::query("SELECT id, created_at, setup, confirmed FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+                .map(|r| -> Result<_, sqlx::Error> {
+                    Ok((
+                        r.try_get::<String, _>(0)?,
+                        r.try_get::<i64, _>(1)?,
+                        r.try_get::<String, _>(2)?,
+                        r.try_get::<i64, _>(3)?,
+                    ))
+                })
+                .transpose()?
+        });
+        let Some((id, created_at, setup, confirmed)) = row else { return Ok(None) };
+        let seats = self.seats(&id).await?;
+        let actions = on_pool!(self, |pool| {
+            sqlx::query("SELECT action FROM actions WHERE game_id = $1 ORDER BY n")
+                .bind(&id)
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(|r| r.try_get::<String, _>(0))
+                .collect::<Result<Vec<_>, _>>()?
+        });
+        Ok(Some(StoredGame { id, created_at, setup, confirmed, seats, actions }))
+    }
+
+    /// The ids of the games still running.
+    pub(crate) async fn running(&self) -> Result<Vec<String>, StoreError> {
+        Ok(on_pool!(self, |pool| {
+            sqlx::query("SELECT id FROM games WHERE status = 'running' ORDER BY created_at")
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(|r| r.try_get::<String, _>(0))
+                .collect::<Result<Vec<_>, _>>()?
+        }))
+    }
+
+    async fn seats(&self, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
+        Ok(on_pool!(self, |pool| {
+            sqlx::query("SELECT name, bot, open, token_hash, auto_confirm FROM seats WHERE game_id = $1 ORDER BY seat")
+                .bind(id)
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(|r| -> Result<StoredSeat, sqlx::Error> {
+                    Ok(StoredSeat {
+                        name: r.try_get(0)?,
+                        bot: r.try_get(1)?,
+                        open: r.try_get::<i64, _>(2)? != 0,
+                        token_hash: r.try_get(3)?,
+                        auto_confirm: r.try_get::<i64, _>(4)? != 0,
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        }))
+    }
+
+    /// The newest games (at most `limit`), optionally only those with `status`.
+    pub(crate) async fn lobby(&self, status: Option<&str>, limit: i64) -> Result<Vec<LobbyGame>, StoreError> {
+        let rows = on_pool!(self, |pool| {
+            sqlx::query(
+                "SELECT id, created_at, status FROM games WHERE ($1 = '' OR status = $1) \
+                 ORDER BY created_at DESC, id LIMIT $2",
+            )
+            .bind(status.unwrap_or(""))
+            .bind(limit)
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| -> Result<(String, i64, String), sqlx::Error> {
+                Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
+            })
+            .collect::<Result<Vec<_>, _>>()?
+        });
+        let mut out = Vec::with_capacity(rows.len());
+        for (id, created_at, status) in rows {
+            let seats = self.seats(&id).await?;
+            out.push(LobbyGame { id, created_at, status, seats });
+        }
+        Ok(out)
+    }
+}
