@@ -1,0 +1,335 @@
+//! The API end to end, in process (the router called without a socket), on a real SQLite file and, when
+//! `CARC_TEST_POSTGRES` names a database, on a real PostgreSQL server too (`.ci/run` starts one).
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use carcassonne::Record;
+use carcassonne_server::Server;
+use http_body_util::BodyExt;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+/// A database for one test: a fresh SQLite file, or a fresh schema-less PostgreSQL database.
+struct Db {
+    url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+fn sqlite() -> Db {
+    let dir = tempfile::tempdir().unwrap();
+    let url = dir.path().join("games.sqlite").to_str().unwrap().to_string();
+    Db { url, _dir: Some(dir) }
+}
+
+/// The PostgreSQL server of `CARC_TEST_POSTGRES`, emptied; `None` when the variable is not set (unless
+/// `CARC_REQUIRE_POSTGRES` is, as in CI: then its absence fails the test).
+async fn postgres() -> Option<Db> {
+    let Ok(url) = std::env::var("CARC_TEST_POSTGRES") else {
+        assert!(
+            std::env::var("CARC_REQUIRE_POSTGRES").is_err(),
+            "CARC_REQUIRE_POSTGRES is set but CARC_TEST_POSTGRES is not"
+        );
+        eprintln!("CARC_TEST_POSTGRES is not set: the PostgreSQL half of this test is skipped");
+        return None;
+    };
+    let pool = sqlx::PgPool::connect(&url).await.expect("the test PostgreSQL server is reachable");
+    for t in ["actions", "seats", "games", "_sqlx_migrations"] {
+        sqlx::query(&format!("DROP TABLE IF EXISTS {t} CASCADE")).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    Some(Db { url, _dir: None })
+}
+
+/// Tests that touch PostgreSQL share one database: one at a time.
+static PG_LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+async fn call(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    let body = match body {
+        Some(v) => Body::from(v.to_string()),
+        None => Body::empty(),
+    };
+    let resp = app.clone().oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let v = serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+    (status, v)
+}
+
+async fn get(app: &Router, uri: &str, token: Option<&str>) -> (StatusCode, Value) {
+    call(app, Method::GET, uri, token, None).await
+}
+
+async fn post(app: &Router, uri: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+    call(app, Method::POST, uri, token, Some(body)).await
+}
+
+/// Create a game; returns its id and each seat's token (`None` for bots and open seats).
+async fn create(app: &Router, body: Value) -> (String, Vec<Option<String>>) {
+    let (st, v) = post(app, "/api/games", None, body).await;
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let tokens = v["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().map(String::from)).collect();
+    (id, tokens)
+}
+
+/// Play a game of people to its end with random legal actions, confirmations and take-backs, checking every view on
+/// the way. Returns the final scores the views show.
+async fn play_people(app: &Router, id: &str, tokens: &[Option<String>], seed: u64) -> Vec<i64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let url = format!("/api/games/{id}");
+    for step in 0..5000 {
+        let (st, spectator) = get(app, &url, None).await;
+        assert_eq!(st, StatusCode::OK);
+        assert!(spectator["game"]["legal"].as_array().unwrap().is_empty(), "a spectator has no legal actions");
+        if spectator["status"] == "finished" {
+            return spectator["game"]["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["score"].as_i64().unwrap())
+                .collect();
+        }
+        let mut acted = false;
+        for (i, t) in tokens.iter().enumerate() {
+            let t = t.as_deref().unwrap();
+            let (st, v) = get(app, &url, Some(t)).await;
+            assert_eq!(st, StatusCode::OK);
+            assert_eq!(v["seat"], format!("P{}", i + 1));
+            // Only this seat's triangles are named.
+            for (j, p) in v["game"]["players"].as_array().unwrap().iter().enumerate() {
+                assert_eq!(p.get("hand").is_some(), i == j, "step {step}: seat {i} sees seat {j}'s hand?");
+            }
+            let version = v["version"].as_u64().unwrap();
+            if v["can_confirm"] == true {
+                // Now and then take back first (and then act again).
+                let (path, what) =
+                    if rng.random_bool(0.2) { ("take-back", "take back") } else { ("confirm", "confirm") };
+                let (st, after) = post(app, &format!("{url}/{path}"), Some(t), json!({ "version": version })).await;
+                assert_eq!(st, StatusCode::OK, "{what}: {after}");
+                acted = true;
+                break;
+            }
+            let legal = v["game"]["legal"].as_array().unwrap();
+            if legal.is_empty() {
+                continue;
+            }
+            let a = legal[rng.random_range(0..legal.len())].as_str().unwrap();
+            let (st, after) =
+                post(app, &format!("{url}/actions"), Some(t), json!({ "action": a, "version": version })).await;
+            assert_eq!(st, StatusCode::OK, "`{a}`: {after}");
+            assert!(after["version"].as_u64().unwrap() > version);
+            acted = true;
+            break;
+        }
+        assert!(acted, "step {step}: nobody could act in a running game: {spectator}");
+    }
+    panic!("the game did not end");
+}
+
+async fn whole_game_checks(db: &Db) {
+    let server = Server::open(&db.url, 1).await.unwrap();
+    let app = server.router();
+    let (id, tokens) = create(
+        &app,
+        json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }], "sets": ["base", "am", "pd", "cc", "half"] }),
+    )
+    .await;
+    assert!(tokens.iter().all(|t| t.as_ref().is_some_and(|t| t.len() == 64)));
+    let scores = play_people(&app, &id, &tokens, 5).await;
+    // The finished game's record is complete and replays to the same scores.
+    let (st, rec) = get(&app, &format!("/api/games/{id}/record"), None).await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(rec["setup"]["seed"].is_u64(), "a finished record names its seed");
+    let record: Record = serde_json::from_value(rec).unwrap();
+    let replayed = record.replay().unwrap();
+    assert!(replayed.game.is_over());
+    assert_eq!(replayed.game.scores().iter().map(|s| i64::from(*s)).collect::<Vec<_>>(), scores);
+    // Acting after the end.
+    let (st, v) = get(&app, &format!("/api/games/{id}"), tokens[0].as_deref()).await;
+    let version = v["version"].as_u64().unwrap();
+    let (st2, err) = post(
+        &app,
+        &format!("/api/games/{id}/actions"),
+        tokens[0].as_deref(),
+        json!({ "action": "pass", "version": version }),
+    )
+    .await;
+    assert_eq!((st, st2), (StatusCode::OK, StatusCode::CONFLICT), "{err}");
+}
+
+#[tokio::test]
+async fn a_game_of_every_module_is_played_through_the_api_and_its_record_replays() {
+    whole_game_checks(&sqlite()).await;
+    let _pg = PG_LOCK.lock().await;
+    if let Some(db) = postgres().await {
+        whole_game_checks(&db).await;
+    }
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_with_the_right_status_and_change_nothing() {
+    let db = sqlite();
+    let app = Server::open(&db.url, 1).await.unwrap().router();
+    let (id, tokens) = create(&app, json!({ "seats": [{}, {}] })).await;
+    let url = format!("/api/games/{id}");
+    let (t1, t2) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
+    let (_, v) = get(&app, &url, Some(t1)).await;
+    let version = v["version"].as_u64().unwrap();
+    let legal = v["game"]["legal"][0].as_str().unwrap().to_string();
+    let cases: Vec<(Option<&str>, Value, StatusCode)> = vec![
+        (None, json!({ "action": legal, "version": version }), StatusCode::UNAUTHORIZED),
+        (Some("0123"), json!({ "action": legal, "version": version }), StatusCode::UNAUTHORIZED),
+        (Some(t2), json!({ "action": legal, "version": version }), StatusCode::FORBIDDEN),
+        (Some(t1), json!({ "action": legal, "version": version + 1 }), StatusCode::CONFLICT),
+        (Some(t1), json!({ "action": "place base/D 50,50 r0", "version": version }), StatusCode::UNPROCESSABLE_ENTITY),
+        (Some(t1), json!({ "action": "jump", "version": version }), StatusCode::BAD_REQUEST),
+        (Some(t1), json!({ "action": legal }), StatusCode::BAD_REQUEST),
+        (Some(t1), json!({ "action": legal, "version": version, "extra": 1 }), StatusCode::BAD_REQUEST),
+        (Some(t1), json!([1, 2, 3]), StatusCode::BAD_REQUEST),
+    ];
+    for (token, body, want) in cases {
+        let (st, err) = post(&app, &format!("{url}/actions"), token, body.clone()).await;
+        assert_eq!(st, want, "{body}: {err}");
+        assert!(err["error"].is_string(), "an error says why: {err}");
+    }
+    // Not JSON at all, and a body over the limit.
+    let raw = |body: Vec<u8>| {
+        Request::post(format!("{url}/actions"))
+            .header(header::AUTHORIZATION, format!("Bearer {t1}"))
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let r = app.clone().oneshot(raw(b"{not json".to_vec())).await.unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+    let r = app.clone().oneshot(raw(vec![b' '; 2 * 1024 * 1024])).await.unwrap();
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    // Unknown games and endpoints.
+    assert_eq!(get(&app, "/api/games/0000000000000000", None).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(get(&app, "/api/games/../../etc/passwd", None).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(get(&app, "/api/nothing", None).await.0, StatusCode::NOT_FOUND);
+    // Bad games.
+    for body in [
+        json!({ "seats": [{}] }),
+        json!({ "seats": [{}, {}, {}, {}, {}, {}, {}] }),
+        json!({ "seats": [{ "bot": "grandmaster" }, {}] }),
+        json!({ "seats": [{}, {}], "sets": ["base", "nope"] }),
+        json!({ "seats": [{}, {}], "rules": { "no.such.rule": "1" } }),
+        json!({ "seats": [{ "name": "x".repeat(41) }, {}] }),
+        json!({ "seats": [{}, {}], "seed": 4 }),
+    ] {
+        let (st, err) = post(&app, "/api/games", None, body.clone()).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{body}: {err}");
+    }
+    // Nothing changed, and the right action is still accepted.
+    let (_, v) = get(&app, &url, Some(t1)).await;
+    assert_eq!(v["version"].as_u64().unwrap(), version);
+    let (st, _) = post(&app, &format!("{url}/actions"), Some(t1), json!({ "action": legal, "version": version })).await;
+    assert_eq!(st, StatusCode::OK);
+}
+
+/// Wait until a game is finished (bots playing), or fail after `secs`.
+async fn finished(app: &Router, id: &str, secs: u64) -> Value {
+    let t = std::time::Instant::now();
+    loop {
+        let (_, v) = get(app, &format!("/api/games/{id}"), None).await;
+        if v["status"] == "finished" {
+            return v;
+        }
+        assert!(t.elapsed() < Duration::from_secs(secs), "the bots did not finish in {secs} s: {v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn bots_and_restore_checks(db: &Db) {
+    let server = Server::open(&db.url, 2).await.unwrap();
+    let app = server.router();
+    // Bots only: the game plays itself out.
+    let (bots, _) = create(
+        &app,
+        json!({ "seats": [{ "bot": "greedy" }, { "bot": "random" }, { "bot": "easy" }], "sets": ["base", "pd"] }),
+    )
+    .await;
+    // A person against a bot: the bot answers each of the person's turns.
+    let (mixed, tokens) =
+        create(&app, json!({ "seats": [{ "name": "Ana", "auto_confirm": true }, { "bot": "greedy" }] })).await;
+    let t = tokens[0].as_deref().unwrap();
+    let url = format!("/api/games/{mixed}");
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..6 {
+        // Wait for the person's decision.
+        let v = loop {
+            let (_, v) = get(&app, &url, Some(t)).await;
+            if !v["game"]["legal"].as_array().unwrap().is_empty() {
+                break v;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let legal = v["game"]["legal"].as_array().unwrap();
+        let a = legal[rng.random_range(0..legal.len())].as_str().unwrap();
+        let (st, e) =
+            post(&app, &format!("{url}/actions"), Some(t), json!({ "action": a, "version": v["version"] })).await;
+        assert_eq!(st, StatusCode::OK, "{e}");
+    }
+    let v = finished(&app, &bots, 120).await;
+    let (_, rec) = get(&app, &format!("/api/games/{bots}/record"), None).await;
+    let replayed = serde_json::from_value::<Record>(rec).unwrap().replay().unwrap();
+    let shown: Vec<i64> =
+        v["game"]["players"].as_array().unwrap().iter().map(|p| p["score"].as_i64().unwrap()).collect();
+    assert_eq!(replayed.game.scores().iter().map(|s| i64::from(*s)).collect::<Vec<_>>(), shown);
+    // The server goes away and comes back: the person's game is as it was.
+    let before = get(&app, &url, Some(t)).await.1;
+    drop(app);
+    drop(server);
+    let server = Server::open(&db.url, 2).await.unwrap();
+    let app = server.router();
+    let after = get(&app, &url, Some(t)).await.1;
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["game"], before["game"]);
+    let (_, lobby) = get(&app, "/api/games?status=finished", None).await;
+    assert!(lobby["games"].as_array().unwrap().iter().any(|g| g["id"] == bots.as_str()), "{lobby}");
+}
+
+#[tokio::test]
+async fn bots_play_their_seats_and_games_survive_a_restart() {
+    bots_and_restore_checks(&sqlite()).await;
+    let _pg = PG_LOCK.lock().await;
+    if let Some(db) = postgres().await {
+        bots_and_restore_checks(&db).await;
+    }
+}
+
+#[tokio::test]
+async fn an_open_seat_is_listed_and_taken_once() {
+    let db = sqlite();
+    let app = Server::open(&db.url, 1).await.unwrap().router();
+    let (id, tokens) = create(&app, json!({ "seats": [{ "name": "Ana" }, { "open": true }] })).await;
+    assert!(tokens[1].is_none(), "an open seat has no token yet");
+    let (_, lobby) = get(&app, "/api/games?status=open", None).await;
+    let listed = lobby["games"].as_array().unwrap().iter().find(|g| g["id"] == id.as_str()).unwrap().clone();
+    assert_eq!(listed["open_seats"], 1);
+    let (st, joined) = post(&app, &format!("/api/games/{id}/join"), None, json!({ "seat": "P2", "name": "Bo" })).await;
+    assert_eq!(st, StatusCode::OK, "{joined}");
+    let token = joined["token"].as_str().unwrap();
+    let (st, _) = post(&app, &format!("/api/games/{id}/join"), None, json!({ "seat": "P2" })).await;
+    assert_eq!(st, StatusCode::CONFLICT, "a seat is taken once");
+    let (_, v) = get(&app, &format!("/api/games/{id}"), Some(token)).await;
+    assert_eq!(v["seat"], "P2");
+    assert_eq!(v["seats"][1]["name"], "Bo");
+    let (_, lobby) = get(&app, "/api/games?status=open", None).await;
+    assert!(!lobby["games"].as_array().unwrap().iter().any(|g| g["id"] == id.as_str()));
+}
