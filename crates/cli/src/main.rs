@@ -15,6 +15,7 @@ mod bench;
 mod describe;
 mod hint;
 mod input;
+mod loadtest;
 mod play;
 mod progress;
 mod serve;
@@ -102,6 +103,9 @@ enum Command {
     /// Run the game server: games kept in a SQLite file (or PostgreSQL), seats with private tokens, bots, and an HTTP
     /// and WebSocket API (docs/server-api.md).
     Serve(serve::ServeArgs),
+    /// Load-test the server over loopback: many bot games at once and a few people playing against bots; prints
+    /// actions per second and a person's action latency, and checks that every record replays.
+    Loadtest(loadtest::LoadArgs),
     /// Count the paths of legal decisions from the end of a record (chance takes the top of the stack), printing
     /// each depth as it finishes.
     Perft {
@@ -195,6 +199,7 @@ fn run(cli: Cli) -> Result<String> {
         Command::Arena(a) => arena::arena(&a),
         Command::Hint(a) => hint::hint(&a),
         Command::Serve(a) => serve::serve(&a),
+        Command::Loadtest(a) => loadtest::loadtest(&a),
         Command::Perft { file, depth, json } => perft(&file, depth, json),
         Command::Rules { json } => rules(json),
     }

@@ -220,6 +220,8 @@ async fn create(State(s): State<Arc<AppState>>, bytes: Bytes) -> Result<Response
 struct LobbyQuery {
     #[serde(default)]
     status: Option<String>,
+    #[serde(default)]
+    limit: Option<i64>,
 }
 
 async fn lobby(State(s): State<Arc<AppState>>, Query(q): Query<LobbyQuery>) -> Result<Json<Value>, ApiError> {
@@ -231,7 +233,11 @@ async fn lobby(State(s): State<Arc<AppState>>, Query(q): Query<LobbyQuery>) -> R
             return Err(ApiError::BadRequest(format!("status `{other}`: write running, finished, open or all")));
         }
     };
-    let games = s.store.lobby(status, 200).await?;
+    let limit = q.limit.unwrap_or(200);
+    if !(1..=10_000).contains(&limit) {
+        return Err(ApiError::BadRequest(format!("limit {limit}: ask for 1 to 10000 games")));
+    }
+    let games = s.store.lobby(status, limit).await?;
     let only_open = q.status.as_deref() == Some("open");
     let list: Vec<Value> = games
         .into_iter()

@@ -221,13 +221,19 @@ impl AppState {
         };
         if let Err(e) = stored {
             room.undo(saved);
-            return Err(match e {
-                StoreError::Conflict => ApiError::Conflict {
+            if let StoreError::Conflict = e {
+                // Another server instance changed the game: take the database's log as the truth.
+                if let Ok(Some(g)) = self.store.load(&room.id).await
+                    && let Ok(fresh) = room_of(g)
+                {
+                    *room = fresh;
+                }
+                return Err(ApiError::Conflict {
                     message: "another action was stored first; fetch the game again".into(),
                     version: room.version(),
-                },
-                e => ApiError::Store(e),
-            });
+                });
+            }
+            return Err(ApiError::Store(e));
         }
         let events = if change.took_back { Vec::new() } else { room.events_since(change.from) };
         let _ = h.updates.send(Arc::new(Update { cause, version: room.version(), actions: change.added, events }));
