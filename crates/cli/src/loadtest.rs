@@ -82,11 +82,20 @@ fn post(agent: &ureq::Agent, url: &str, token: Option<&str>, body: &Value) -> Re
 }
 
 fn scores(view: &Value) -> Vec<i64> {
-    view["game"]["players"].as_array().map_or_else(Vec::new, |ps| ps.iter().filter_map(|p| p["score"].as_i64()).collect())
+    view["game"]["players"]
+        .as_array()
+        .map_or_else(Vec::new, |ps| ps.iter().filter_map(|p| p["score"].as_i64()).collect())
 }
 
 /// One person's game, played to its end: each action's round trip is timed.
-fn play_person(base: &str, id: &str, token: &str, seed: u64, deadline: Instant, latencies: &Mutex<Vec<f64>>) -> Result<()> {
+fn play_person(
+    base: &str,
+    id: &str,
+    token: &str,
+    seed: u64,
+    deadline: Instant,
+    latencies: &Mutex<Vec<f64>>,
+) -> Result<()> {
     let agent = agent();
     let url = format!("{base}/api/games/{id}");
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
@@ -151,7 +160,8 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     let mut bot_games = Vec::new();
     for _ in 0..args.games {
         let seats: Vec<Value> = bots.iter().map(|b| json!({ "bot": b })).collect();
-        let (status, v) = post(&agent, &format!("{base}/api/games"), None, &json!({ "seats": seats, "sets": args.sets }))?;
+        let (status, v) =
+            post(&agent, &format!("{base}/api/games"), None, &json!({ "seats": seats, "sets": args.sets }))?;
         ensure!(status == 201, "creating a game: {status} {v}");
         bot_games.push(v["id"].as_str().unwrap_or_default().to_string());
     }
@@ -203,11 +213,16 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     for id in bot_games.iter().chain(&person_games) {
         let view = get(&agent, &format!("{base}/api/games/{id}"), None)?;
         let record = get(&agent, &format!("{base}/api/games/{id}/record"), None)?;
-        let record: carcassonne::Record = serde_json::from_value(record).with_context(|| format!("game {id}'s record"))?;
+        let record: carcassonne::Record =
+            serde_json::from_value(record).with_context(|| format!("game {id}'s record"))?;
         actions += record.actions.len();
         let replayed = record.replay().with_context(|| format!("game {id}'s record does not replay"))?;
         let replayed: Vec<i64> = replayed.game.scores().iter().map(|s| i64::from(*s)).collect();
-        ensure!(replayed == scores(&view), "game {id}: the record replays to {replayed:?}, the server showed {:?}", scores(&view));
+        ensure!(
+            replayed == scores(&view),
+            "game {id}: the record replays to {replayed:?}, the server showed {:?}",
+            scores(&view)
+        );
     }
     serving.abort();
 
@@ -235,7 +250,12 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
         plural(args.people as u64, "game"),
         args.opponent
     );
-    outln!(out, "all finished in {elapsed:.1} s: {} actions, {:.0} actions/s", actions, rate);
+    outln!(
+        out,
+        "all finished in {elapsed:.1} s: {} actions, {} actions/s",
+        crate::progress::thousands(actions as u64),
+        crate::progress::thousands(rate.round() as u64)
+    );
     outln!(out, "a person's action, request to answer: p50 {p50:.1} ms, p99 {p99:.1} ms over {} actions", lat.len());
     outln!(out, "every record replays to the scores the server showed ({})", plural(total, "game"));
     Ok(out)

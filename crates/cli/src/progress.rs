@@ -35,7 +35,8 @@ pub(crate) fn rate(per_sec: f64) -> String {
     }
 }
 
-fn thousands(n: u64) -> String {
+/// `22150` as `22,150`.
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

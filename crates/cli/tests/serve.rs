@@ -32,12 +32,17 @@ fn start(db: &std::path::Path) -> Running {
         .expect("carc serve starts");
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("no address in `{line}`"));
+    let url =
+        line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("no address in `{line}`"));
     Running { child, base: url.trim_end_matches('/').to_string() }
 }
 
 fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(Duration::from_secs(30))).build().into()
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into()
 }
 
 fn call(r: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> (u16, Value) {
@@ -86,7 +91,8 @@ fn play(a: &ureq::Agent, base: &str, id: &str, token: &str, n: usize) -> Vec<Str
             break;
         }
         let action = v["game"]["legal"].as_array().unwrap().last().unwrap().clone();
-        let (st, e) = post(a, &format!("{url}/actions"), Some(token), json!({ "action": action, "version": v["version"] }));
+        let (st, e) =
+            post(a, &format!("{url}/actions"), Some(token), json!({ "action": action, "version": v["version"] }));
         assert_eq!(st, 200, "{e}");
     }
     actions(&get(a, &format!("{url}/record"), None))
@@ -100,10 +106,11 @@ fn a_killed_server_loses_no_acknowledged_action_and_its_games_go_on() {
     let server = start(&db);
     let base = server.base.clone();
     // Bot games slow enough to be in the middle when the server dies, and two people against bots.
-    let slow = "mcts:iterations=1500,threads=1";
+    let slow = "mcts:iterations=10000,threads=1";
     let mut bot_games = Vec::new();
     for _ in 0..3 {
-        let (st, v) = post(&a, &format!("{base}/api/games"), None, json!({ "seats": [{ "bot": slow }, { "bot": "greedy" }] }));
+        let (st, v) =
+            post(&a, &format!("{base}/api/games"), None, json!({ "seats": [{ "bot": slow }, { "bot": "greedy" }] }));
         assert_eq!(st, 201, "{v}");
         bot_games.push(v["id"].as_str().unwrap().to_string());
     }
@@ -118,10 +125,8 @@ fn a_killed_server_loses_no_acknowledged_action_and_its_games_go_on() {
     std::thread::sleep(Duration::from_millis(1500));
     let seen: Vec<Vec<String>> =
         bot_games.iter().map(|id| actions(&get(&a, &format!("{base}/api/games/{id}/record"), None))).collect();
-    let unfinished = bot_games
-        .iter()
-        .filter(|id| get(&a, &format!("{base}/api/games/{id}"), None)["status"] == "running")
-        .count();
+    let unfinished =
+        bot_games.iter().filter(|id| get(&a, &format!("{base}/api/games/{id}"), None)["status"] == "running").count();
     assert!(unfinished > 0, "every bot game was over before the kill: make them slower");
 
     // SIGKILL: no chance to flush or say goodbye.
@@ -155,7 +160,8 @@ fn a_killed_server_loses_no_acknowledged_action_and_its_games_go_on() {
         let out = Command::new(env!("CARGO_BIN_EXE_carc")).args(["replay", "--json"]).arg(&file).output().unwrap();
         assert!(out.status.success(), "carc replay: {}", String::from_utf8_lossy(&out.stderr));
         let replayed: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let shown: Vec<Value> = view["game"]["players"].as_array().unwrap().iter().map(|p| p["score"].clone()).collect();
+        let shown: Vec<Value> =
+            view["game"]["players"].as_array().unwrap().iter().map(|p| p["score"].clone()).collect();
         assert_eq!(replayed["scores"], Value::Array(shown), "game {id}");
     }
 }

@@ -7,7 +7,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{Html, IntoResponse, Json, Response};
+use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
 use carcassonne::catalogue::{TileEntry, tile_entries_from_toml};
 use carcassonne::{Player, Setup};
@@ -28,7 +28,9 @@ const MAX_NAME: usize = 40;
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {
     Router::new()
-        .route("/", get(index))
+        .route("/", get(crate::web::page))
+        .route("/play/{id}", get(crate::web::page))
+        .route("/assets/{*path}", get(crate::web::asset))
         .route("/health", get(health))
         .route("/api/games", get(lobby).post(create))
         .route("/api/games/{id}", get(view))
@@ -42,21 +44,22 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(log_request))
         .with_state(state)
+}
+
+/// Log every request at `debug` (method, path without its query, status, time): `RUST_LOG=debug carc serve`.
+async fn log_request(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let (method, path) = (req.method().clone(), req.uri().path().to_string());
+    let t = std::time::Instant::now();
+    let resp = next.run(req).await;
+    tracing::debug!(%method, %path, status = resp.status().as_u16(), ms = t.elapsed().as_secs_f64() * 1000.0, "request");
+    resp
 }
 
 async fn not_found() -> Response {
     (StatusCode::NOT_FOUND, Json(json!({ "error": "no such endpoint (see docs/server-api.md)", "code": "not_found" })))
         .into_response()
-}
-
-async fn index() -> Html<&'static str> {
-    Html(concat!(
-        "<!doctype html><meta charset=utf-8><title>Carcassonne server</title>",
-        "<h1>Carcassonne server</h1><p>The API is under <code>/api</code>: ",
-        "<a href=\"/api/games\">the lobby</a>, <a href=\"/health\">health</a>. ",
-        "Every endpoint is described in docs/server-api.md.</p>"
-    ))
 }
 
 async fn health(State(s): State<Arc<AppState>>) -> Json<Value> {
@@ -405,6 +408,7 @@ async fn join(State(s): State<Arc<AppState>>, Path(id): Path<String>, bytes: Byt
     st.open = false;
     st.name = name;
     st.token_hash = Some(hash);
+    s.store.notify(&room.id).await;
     tell(&h, &room, "seats");
     Ok(Json(json!({ "seat": seat.to_string(), "token": token, "invite": format!("/play/{}#token={token}", room.id) })))
 }

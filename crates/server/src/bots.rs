@@ -4,7 +4,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use carcassonne::{Action, Game, Player};
-use carcassonne_ai::{Bot, BotError};
+use carcassonne_ai::BotError;
 use tokio::sync::oneshot;
 
 type Job = Box<dyn FnOnce() + Send>;
@@ -53,7 +53,7 @@ impl BotPool {
     /// reports a closed channel if the worker failed).
     pub(crate) fn think(
         &self,
-        bot: Arc<Mutex<Box<dyn Bot>>>,
+        bot: crate::SharedBot,
         game: Game,
         seat: Player,
     ) -> oneshot::Receiver<Result<Action, BotError>> {

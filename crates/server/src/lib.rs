@@ -29,6 +29,7 @@ mod error;
 mod room;
 mod store;
 mod token;
+mod web;
 mod ws;
 
 use std::collections::HashMap;
@@ -59,11 +60,14 @@ pub(crate) struct Update {
     pub events: Vec<Value>,
 }
 
+/// A seat's bot, shared between the game and the thread thinking for it.
+pub(crate) type SharedBot = Arc<StdMutex<Box<dyn Bot>>>;
+
 /// A game in memory: its room behind a lock, its bots and its subscribers.
 pub(crate) struct Handle {
     pub room: Mutex<Room>,
     pub updates: broadcast::Sender<Arc<Update>>,
-    bots: Vec<Option<Arc<StdMutex<Box<dyn Bot>>>>>,
+    bots: Vec<Option<SharedBot>>,
     thinking: AtomicBool,
 }
 
@@ -107,6 +111,10 @@ impl Server {
                 Ok(None) => {}
                 Err(e) => tracing::error!(game = %id, error = %e, "a stored game does not replay; skipped"),
             }
+        }
+        tokio::spawn(Arc::clone(&state).sweep());
+        if let Some(listener) = state.store.listen().await? {
+            tokio::spawn(Arc::clone(&state).follow(listener));
         }
         tracing::info!(db = state.store.kind(), restored, bot_threads = state.bots.threads(), "server ready");
         Ok(Server { state })
@@ -235,12 +243,63 @@ impl AppState {
             }
             return Err(ApiError::Store(e));
         }
+        self.store.notify(&room.id).await;
         let events = if change.took_back { Vec::new() } else { room.events_since(change.from) };
         let _ = h.updates.send(Arc::new(Update { cause, version: room.version(), actions: change.added, events }));
         if room.status() == "finished" && cause == "action" {
             tracing::info!(game = %room.id, scores = ?room.game().scores(), "game over");
         }
         Ok(())
+    }
+
+    /// Every minute, forget the finished games nobody is watching (they are loaded again from the database when
+    /// asked for), so memory holds the running games and the watched ones.
+    async fn sweep(self: Arc<Self>) {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            let Ok(mut games) = self.games.write() else { return };
+            games.retain(|_, h| {
+                h.updates.receiver_count() > 0 || h.room.try_lock().map_or(true, |r| r.status() != "finished")
+            });
+        }
+    }
+
+    /// Follow the other instances' changes (PostgreSQL): reload each game they changed that is in memory here, tell
+    /// its subscribers (`sync`) and wake its bots.
+    async fn follow(self: Arc<Self>, mut listener: sqlx::postgres::PgListener) {
+        loop {
+            let n = match listener.recv().await {
+                Ok(n) => n,
+                Err(e) => {
+                    tracing::warn!(error = %e, "lost the change notifications; reconnecting");
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    continue;
+                }
+            };
+            let Some((instance, id)) = n.payload().split_once(':') else { continue };
+            if instance == self.store.instance() {
+                continue;
+            }
+            let Some(h) = self.games.read().ok().and_then(|g| g.get(id).cloned()) else { continue };
+            let fresh = match self.store.load(id).await {
+                Ok(Some(g)) => room_of(g),
+                Ok(None) => continue,
+                Err(e) => Err(e.to_string()),
+            };
+            match fresh {
+                Ok(fresh) => {
+                    let mut room = h.room.lock().await;
+                    *room = fresh;
+                    let update =
+                        Update { cause: "sync", version: room.version(), actions: Vec::new(), events: Vec::new() };
+                    let _ = h.updates.send(Arc::new(update));
+                    drop(room);
+                    self.kick(h);
+                }
+                Err(e) => tracing::error!(game = %id, error = %e, "a game changed elsewhere does not replay"),
+            }
+        }
     }
 
     /// Let the bots play while it is a bot's decision (one thinker per game at a time).

@@ -542,7 +542,7 @@ mod tests {
             let a = legal[(rng >> 33) as usize % legal.len()];
             let text = r.game().action_text(a);
             r.act(p, &text).unwrap();
-            if r.version() % 17 == 0 {
+            if r.version().is_multiple_of(17) {
                 let actions: Vec<String> = r.actions().map(String::from).collect();
                 let back =
                     Room::restore("g".into(), 0, r.setup.clone(), r.seats.clone(), &actions, r.confirmed()).unwrap();

@@ -8,7 +8,7 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Postgres, Row, Sqlite, Transaction};
 
@@ -56,26 +56,35 @@ pub(crate) struct LobbyGame {
     pub seats: Vec<StoredSeat>,
 }
 
-/// The database.
+/// The database, and this server instance's name in the change notifications it sends.
 #[derive(Clone, Debug)]
-pub enum Store {
+pub struct Store {
+    db: Db,
+    instance: String,
+}
+
+#[derive(Clone, Debug)]
+enum Db {
     /// A SQLite file.
     Sqlite(SqlitePool),
     /// A PostgreSQL server.
     Postgres(PgPool),
 }
 
+/// The PostgreSQL channel on which every instance announces the games it changed (`instance:game`).
+pub(crate) const CHANNEL: &str = "carc_games";
+
 /// Run the same code on either kind of transaction.
 macro_rules! with_tx {
     ($store:expr, |$tx:ident| $body:expr) => {
-        match $store {
-            Store::Sqlite(pool) => {
+        match &$store.db {
+            Db::Sqlite(pool) => {
                 let mut $tx: Transaction<'_, Sqlite> = pool.begin().await?;
                 let r = $body;
                 $tx.commit().await?;
                 r
             }
-            Store::Postgres(pool) => {
+            Db::Postgres(pool) => {
                 let mut $tx: Transaction<'_, Postgres> = pool.begin().await?;
                 let r = $body;
                 $tx.commit().await?;
@@ -88,9 +97,9 @@ macro_rules! with_tx {
 /// Run the same query on either pool.
 macro_rules! on_pool {
     ($store:expr, |$pool:ident| $body:expr) => {
-        match $store {
-            Store::Sqlite($pool) => $body,
-            Store::Postgres($pool) => $body,
+        match &$store.db {
+            Db::Sqlite($pool) => $body,
+            Db::Postgres($pool) => $body,
         }
     };
 }
@@ -113,7 +122,7 @@ impl Store {
             let pool =
                 PgPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect(db).await?;
             sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-            return Ok(Store::Postgres(pool));
+            return Ok(Store::new(Db::Postgres(pool)));
         }
         let opts = if db.starts_with("sqlite:") {
             SqliteConnectOptions::from_str(db)?
@@ -128,15 +137,46 @@ impl Store {
         .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(opts).await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        Ok(Store::Sqlite(pool))
+        Ok(Store::new(Db::Sqlite(pool)))
+    }
+
+    fn new(db: Db) -> Store {
+        let instance = crate::token::random_bytes::<6>()
+            .map(|b| b.iter().map(|x| format!("{x:02x}")).collect())
+            .unwrap_or_else(|_| format!("pid{}", std::process::id()));
+        Store { db, instance }
     }
 
     /// `sqlite` or `postgres`.
     pub fn kind(&self) -> &'static str {
-        match self {
-            Store::Sqlite(_) => "sqlite",
-            Store::Postgres(_) => "postgres",
+        match self.db {
+            Db::Sqlite(_) => "sqlite",
+            Db::Postgres(_) => "postgres",
         }
+    }
+
+    /// This instance's name in notifications.
+    pub(crate) fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// Tell the other instances sharing a PostgreSQL database that game `id` changed (nothing to do with SQLite,
+    /// which one server owns). Best effort: an instance that misses it catches up at its next conflicting write.
+    pub(crate) async fn notify(&self, id: &str) {
+        if let Db::Postgres(pool) = &self.db {
+            let payload = format!("{}:{id}", self.instance);
+            if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(&payload).execute(pool).await {
+                tracing::warn!(game = %id, error = %e, "could not notify the other instances");
+            }
+        }
+    }
+
+    /// With PostgreSQL, a listener for the other instances' changes.
+    pub(crate) async fn listen(&self) -> Result<Option<PgListener>, StoreError> {
+        let Db::Postgres(pool) = &self.db else { return Ok(None) };
+        let mut l = PgListener::connect_with(pool).await?;
+        l.listen(CHANNEL).await?;
+        Ok(Some(l))
     }
 
     /// Store a new game with its seats and its first actions (the server's opening draws).

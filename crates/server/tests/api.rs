@@ -333,3 +333,55 @@ async fn an_open_seat_is_listed_and_taken_once() {
     let (_, lobby) = get(&app, "/api/games?status=open", None).await;
     assert!(!lobby["games"].as_array().unwrap().iter().any(|g| g["id"] == id.as_str()));
 }
+
+/// Poll `url` on `app` until its version is `want` (another instance's change arriving), or fail after 10 s.
+async fn wait_for_version(app: &Router, url: &str, token: Option<&str>, want: u64) -> Value {
+    let t = std::time::Instant::now();
+    loop {
+        let (_, v) = get(app, url, token).await;
+        if v["version"].as_u64() == Some(want) {
+            return v;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "the change never reached this instance: {v}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn two_instances_on_one_postgresql_database_follow_each_other() {
+    let _pg = PG_LOCK.lock().await;
+    let Some(db) = postgres().await else { return };
+    let a = Server::open(&db.url, 1).await.unwrap();
+    let b = Server::open(&db.url, 1).await.unwrap();
+    let (ra, rb) = (a.router(), b.router());
+    let (id, tokens) = create(&ra, json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let (ana, bo) = (tokens[0].as_deref(), tokens[1].as_deref());
+    let url = format!("/api/games/{id}");
+    // Instance B knows the game, from the database.
+    let (st, v) = get(&rb, &url, ana).await;
+    assert_eq!(st, StatusCode::OK);
+    let v0 = v["version"].as_u64().unwrap();
+    let place = v["game"]["legal"][0].as_str().unwrap().to_string();
+    // Ana places her tile through A; B hears of it and takes her next action and her confirmation.
+    let (st, _) = post(&ra, &format!("{url}/actions"), ana, json!({ "action": place, "version": v0 })).await;
+    assert_eq!(st, StatusCode::OK);
+    wait_for_version(&rb, &url, ana, v0 + 1).await;
+    let (st, e) = post(&rb, &format!("{url}/actions"), ana, json!({ "action": "pass", "version": v0 + 1 })).await;
+    assert_eq!(st, StatusCode::OK, "{e}");
+    let (st, e) = post(&rb, &format!("{url}/confirm"), ana, json!({ "version": v0 + 2 })).await;
+    assert_eq!(st, StatusCode::OK, "{e}");
+    // The draw B made reaches A: Bo decides there.
+    let v = wait_for_version(&ra, &url, bo, v0 + 3).await;
+    let bo_place = v["game"]["legal"][0].as_str().unwrap().to_string();
+    // Bo sends the same action to both instances at the same version: exactly one is accepted.
+    let body = json!({ "action": bo_place, "version": v0 + 3 });
+    let actions = format!("{url}/actions");
+    let (sa, sb) = tokio::join!(post(&ra, &actions, bo, body.clone()), post(&rb, &actions, bo, body.clone()));
+    let mut statuses = [sa.0, sb.0];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT], "{sa:?} {sb:?}");
+    // And both end up with the one log the database holds.
+    let va = wait_for_version(&ra, &url, None, v0 + 4).await;
+    let vb = wait_for_version(&rb, &url, None, v0 + 4).await;
+    assert_eq!(va["game"], vb["game"]);
+}
