@@ -215,3 +215,81 @@ pub fn view_json_for(g: &Game, viewer: Option<Player>) -> Value {
         "figures": figures_json(g),
     })
 }
+
+/// What a road that stops on its tile ends at, as the tile format writes it (`monastery`, `city:A`, …).
+fn road_end_name(d: &crate::catalogue::TileDef, e: crate::catalogue::RoadEnd) -> String {
+    use crate::catalogue::RoadEnd;
+    match e {
+        RoadEnd::Monastery => "monastery".into(),
+        RoadEnd::CityGate(i) => {
+            let label = d.segments.get(i as usize).and_then(|s| s.label.clone()).unwrap_or_else(|| i.to_string());
+            format!("city:{label}")
+        }
+        RoadEnd::Junction => "junction".into(),
+        RoadEnd::Village => "village".into(),
+        RoadEnd::Volcano => "volcano".into(),
+        RoadEnd::Crop => "crop".into(),
+        RoadEnd::House => "house".into(),
+        RoadEnd::Garden => "garden".into(),
+        RoadEnd::Dead => "dead".into(),
+    }
+}
+
+/// A tile kind as a drawing needs it: its shape, symbols and segments in the canonical orientation (each with the
+/// positions it touches, docs/tile-format.md), and `names`: each segment's name in the notation (`road@W`) for each
+/// of the four orientations `r0`..`r270` (a triangle's corners `NE`..`NW` in that order), so that an action naming a
+/// segment of a placed tile can be matched to the segment drawn.
+pub fn tile_json(c: &crate::Catalogue, k: crate::TileKind) -> Value {
+    use crate::catalogue::Shape;
+    use crate::geom::{Pos, Rotation};
+    let d = c.def(k);
+    let segments: Vec<Value> = d
+        .segments
+        .iter()
+        .map(|s| {
+            let positions: Vec<&str> =
+                (0..Pos::COUNT as u8).map(Pos).filter(|p| s.touches(*p)).map(|p| p.name()).collect();
+            let mut v = json!({ "kind": s.kind.name(), "positions": positions });
+            if let Some(l) = &s.label {
+                v["label"] = json!(l);
+            }
+            if s.pennants > 0 {
+                v["pennants"] = json!(s.pennants);
+            }
+            if s.princess {
+                v["princess"] = json!(true);
+            }
+            if !s.cities.is_empty() {
+                v["cities"] = json!(s.cities);
+            }
+            if let Some(e) = s.end {
+                v["end"] = json!(road_end_name(d, e));
+            }
+            if s.tunnel {
+                v["tunnel"] = json!(true);
+            }
+            if let Some(i) = s.inside {
+                v["inside"] = json!(i);
+            }
+            v
+        })
+        .collect();
+    let names: Vec<Vec<String>> =
+        Rotation::ALL.iter().map(|&r| (0..d.segments.len()).map(|i| c.segment_name(k, r, i as u8)).collect()).collect();
+    json!({
+        "id": d.id,
+        "name": d.name,
+        "shape": match d.shape { Shape::Square => "square", Shape::Triangle => "triangle", Shape::Abbey => "abbey" },
+        "count": d.count,
+        "gardens": d.gardens,
+        "edges": d.edge_letters(),
+        "symbols": d.symbols.iter().map(|s| s.name()).collect::<Vec<_>>(),
+        "segments": segments,
+        "names": names,
+    })
+}
+
+/// Every tile kind of a game's catalogue ([`tile_json`]), in catalogue order.
+pub fn tiles_json(c: &crate::Catalogue) -> Value {
+    Value::Array(c.kinds().map(|k| tile_json(c, k)).collect())
+}

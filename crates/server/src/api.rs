@@ -41,6 +41,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/events", get(events))
+        .route("/api/games/{id}/tiles", get(tiles))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -439,4 +440,11 @@ async fn events(
     let h = s.handle(&id).await?;
     let room = h.room.lock().await;
     Ok(Json(json!({ "version": room.version(), "events": room.events_since(q.since) })))
+}
+
+/// The game's tile kinds, for drawing them (the same for every seat: the catalogue is public).
+async fn tiles(State(s): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let room = h.room.lock().await;
+    Ok(Json(json!({ "tiles": carcassonne::report::tiles_json(room.game().catalogue()) })))
 }
