@@ -262,14 +262,7 @@ fn rules(json: bool) -> Result<String> {
     }
     let mut out = String::new();
     if json {
-        let v: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|(key, var, values, doc)| {
-                serde_json::json!({ "key": key, "rule": if var.is_empty() { None } else { Some(var) },
-                    "default": values.first(), "values": values, "doc": doc })
-            })
-            .collect();
-        outln!(out, "{}", serde_json::to_string_pretty(&v)?);
+        outln!(out, "{}", serde_json::to_string_pretty(&carcassonne::report::rule_options_json())?);
         return Ok(out);
     }
     let kw = rows.iter().map(|r| r.0.len()).max().unwrap_or(3).max(3);

@@ -293,3 +293,20 @@ pub fn tile_json(c: &crate::Catalogue, k: crate::TileKind) -> Value {
 pub fn tiles_json(c: &crate::Catalogue) -> Value {
     Value::Array(c.kinds().map(|k| tile_json(c, k)).collect())
 }
+
+/// Every rule option, then every module switch: `{"key", "rule" (its VAR id, or null), "default", "values" (the
+/// default first), "doc"}`, as `carc rules --json` prints them and the server's `GET /api/rules` sends them.
+pub fn rule_options_json() -> Value {
+    let mut rows: Vec<Value> = crate::rules::options()
+        .iter()
+        .map(|o| {
+            json!({ "key": o.key, "rule": if o.var.is_empty() { None } else { Some(o.var) },
+                    "default": o.values.first(), "values": o.values, "doc": o.doc })
+        })
+        .collect();
+    for m in crate::rules::Modules::NAMES {
+        rows.push(json!({ "key": format!("modules.{m}"), "rule": null, "default": "false",
+                          "values": ["false", "true"], "doc": "module switch" }));
+    }
+    Value::Array(rows)
+}

@@ -42,6 +42,9 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/tiles", get(tiles))
+        .route("/api/games/{id}/view", get(view_at))
+        .route("/api/games/{id}/hint", get(hint))
+        .route("/api/rules", get(rules))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -116,6 +119,9 @@ struct SeatRequest {
     open: bool,
     #[serde(default)]
     auto_confirm: bool,
+    /// `red`, `blue`, `green`, `yellow`, `black` or `purple`; by default the first not taken.
+    #[serde(default)]
+    colour: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -177,6 +183,29 @@ async fn create(State(s): State<Arc<AppState>>, bytes: Bytes) -> Result<Response
         let entries = tile_entries_from_toml(text, "tile_file").map_err(|e| ApiError::BadRequest(e.to_string()))?;
         setup.custom_tiles.extend(entries);
     }
+    // Colours: the ones asked for, then the first free ones in palette order.
+    let mut colours: Vec<Option<&'static str>> = Vec::new();
+    for (i, r) in req.seats.iter().enumerate() {
+        let c = match &r.colour {
+            Some(name) => Some(crate::room::colour(name).ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "seat {}: colour `{name}`: choose one of {}",
+                    i + 1,
+                    crate::room::COLOURS.join(", ")
+                ))
+            })?),
+            None => None,
+        };
+        if c.is_some() && colours.contains(&c) {
+            return Err(ApiError::BadRequest(format!("seat {}: two seats cannot have one colour", i + 1)));
+        }
+        colours.push(c);
+    }
+    for i in 0..colours.len() {
+        if colours[i].is_none() {
+            colours[i] = crate::room::COLOURS.iter().copied().find(|c| !colours.contains(&Some(*c)));
+        }
+    }
     let mut seats = Vec::new();
     let mut tokens = Vec::new();
     for (i, r) in req.seats.iter().enumerate() {
@@ -199,6 +228,7 @@ async fn create(State(s): State<Arc<AppState>>, bytes: Bytes) -> Result<Response
             open: r.open,
             token_hash: token.as_deref().map(token::hash),
             auto_confirm: r.auto_confirm,
+            colour: colours[i].unwrap_or("red"),
         });
         tokens.push(token);
     }
@@ -258,6 +288,7 @@ async fn lobby(State(s): State<Arc<AppState>>, Query(q): Query<LobbyQuery>) -> R
                         "kind": if s.bot.is_some() { "bot" } else { "person" },
                         "bot": s.bot,
                         "open": s.open,
+                        "colour": s.colour,
                     })
                 })
                 .collect();
@@ -447,4 +478,68 @@ async fn tiles(State(s): State<Arc<AppState>>, Path(id): Path<String>) -> Result
     let h = s.handle(&id).await?;
     let room = h.room.lock().await;
     Ok(Json(json!({ "tiles": carcassonne::report::tiles_json(room.game().catalogue()) })))
+}
+
+async fn rules() -> Json<Value> {
+    Json(json!({ "options": carcassonne::report::rule_options_json(), "colours": crate::room::COLOURS }))
+}
+
+#[derive(Debug, Deserialize)]
+struct AtQuery {
+    at: usize,
+}
+
+/// The table after the first `at` actions, as a spectator sees it: for the replay viewer.
+async fn view_at(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<AtQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let room = h.room.lock().await;
+    if q.at > room.version() {
+        return Err(ApiError::BadRequest(format!("at {}: the game has {} actions", q.at, room.version())));
+    }
+    let past = room.at(q.at).map_err(ApiError::Unavailable)?;
+    Ok(Json(past.view(None)))
+}
+
+#[derive(Debug, Deserialize)]
+struct HintQuery {
+    #[serde(default)]
+    bot: Option<String>,
+}
+
+/// What a bot would play for this seat now (default `medium`), with the candidates it weighed.
+async fn hint(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<HintQuery>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let (game, seat) = {
+        let room = h.room.lock().await;
+        let seat = required_seat(&room, &headers)?;
+        if room.to_decide() != Some(seat) {
+            return Err(ApiError::Forbidden("a hint is for the seat whose decision it is".into()));
+        }
+        (room.game().clone(), seat)
+    };
+    let spec: BotSpec =
+        q.bot.as_deref().unwrap_or("medium").parse().map_err(|e| ApiError::BadRequest(format!("bot: {e}")))?;
+    let thought = s.bots.hint(spec.build(crate::random_u64()), game.clone(), seat).await?;
+    let candidates: Vec<Value> = thought
+        .candidates
+        .iter()
+        .take(5)
+        .map(|c| json!({ "action": game.action_text(c.action), "visits": c.visits, "value": c.value }))
+        .collect();
+    Ok(Json(json!({
+        "bot": spec.to_string(),
+        "action": game.action_text(thought.action),
+        "candidates": candidates,
+        "iterations": thought.iterations,
+        "seconds": thought.elapsed.as_secs_f64(),
+    })))
 }

@@ -70,4 +70,25 @@ impl BotPool {
         }
         rx
     }
+
+    /// Let a fresh bot think for `seat` and report everything it weighed (a hint for a person).
+    pub(crate) async fn hint(
+        &self,
+        mut bot: Box<dyn carcassonne_ai::Bot>,
+        game: Game,
+        seat: Player,
+    ) -> Result<carcassonne_ai::Thought, crate::error::ApiError> {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move || {
+            let _ = tx.send(bot.think(&game, seat));
+        });
+        if let Ok(jobs) = self.jobs.lock() {
+            let _ = jobs.send(job);
+        }
+        match rx.await {
+            Ok(Ok(t)) => Ok(t),
+            Ok(Err(e)) => Err(crate::error::ApiError::Illegal(e.to_string())),
+            Err(_) => Err(crate::error::ApiError::Unavailable("the bot thread failed".into())),
+        }
+    }
 }

@@ -398,6 +398,7 @@ fn stored_of(room: &Room) -> StoredGame {
                 open: s.open,
                 token_hash: s.token_hash.clone(),
                 auto_confirm: s.auto_confirm,
+                colour: Some(s.colour.to_string()),
             })
             .collect(),
         actions: room.actions().map(String::from).collect(),
@@ -409,12 +410,14 @@ fn room_of(g: StoredGame) -> Result<Room, String> {
     let seats = g
         .seats
         .into_iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             let bot = match s.bot {
                 Some(b) => Some(b.parse::<BotSpec>().map_err(|e| format!("bot `{b}`: {e}"))?),
                 None => None,
             };
-            Ok(Seat { name: s.name, bot, open: s.open, token_hash: s.token_hash, auto_confirm: s.auto_confirm })
+            let colour = s.colour.as_deref().and_then(room::colour).unwrap_or(room::COLOURS[i % room::COLOURS.len()]);
+            Ok(Seat { name: s.name, bot, open: s.open, token_hash: s.token_hash, auto_confirm: s.auto_confirm, colour })
         })
         .collect::<Result<Vec<_>, String>>()?;
     Room::restore(g.id, g.created_at, setup, seats, &g.actions, g.confirmed.max(0) as usize)

@@ -30,6 +30,16 @@ pub(crate) struct Seat {
     pub token_hash: Option<String>,
     /// Confirm this seat's turns at once (no take-back).
     pub auto_confirm: bool,
+    /// Its colour, a name of [`COLOURS`].
+    pub colour: &'static str,
+}
+
+/// The colours a seat may have, in the order seats get them by default.
+pub(crate) const COLOURS: [&str; 6] = ["red", "blue", "green", "yellow", "black", "purple"];
+
+/// A colour by name, or `None` for an unknown one.
+pub(crate) fn colour(name: &str) -> Option<&'static str> {
+    COLOURS.iter().copied().find(|c| c.eq_ignore_ascii_case(name.trim()))
 }
 
 impl Seat {
@@ -150,6 +160,12 @@ impl Room {
             }
         }
         Ok(room)
+    }
+
+    /// The room as it was after its first `n` actions (a replay's position).
+    pub(crate) fn at(&self, n: usize) -> Result<Room, String> {
+        let actions: Vec<String> = self.entries[..n.min(self.entries.len())].iter().map(|e| e.text.clone()).collect();
+        Room::restore(self.id.clone(), self.created_at, self.setup.clone(), self.seats.clone(), &actions, n)
     }
 
     /// The number of actions so far.
@@ -385,6 +401,7 @@ impl Room {
                     "kind": s.kind(),
                     "bot": s.bot.as_ref().map(|b| b.to_string()),
                     "open": s.open,
+                    "colour": s.colour,
                 })
             })
             .collect()
@@ -470,7 +487,7 @@ mod tests {
     use super::*;
 
     fn person() -> Seat {
-        Seat { name: "Ana".into(), bot: None, open: false, token_hash: None, auto_confirm: false }
+        Seat { name: "Ana".into(), bot: None, open: false, token_hash: None, auto_confirm: false, colour: "red" }
     }
 
     fn room(seed: u64) -> Room {

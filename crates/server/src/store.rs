@@ -34,6 +34,7 @@ pub(crate) struct StoredSeat {
     pub open: bool,
     pub token_hash: Option<String>,
     pub auto_confirm: bool,
+    pub colour: Option<String>,
 }
 
 /// A game as stored.
@@ -193,8 +194,8 @@ impl Store {
             .await?;
             for (i, s) in g.seats.iter().enumerate() {
                 sqlx::query(
-                    "INSERT INTO seats (game_id, seat, name, bot, open, token_hash, auto_confirm) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    "INSERT INTO seats (game_id, seat, name, bot, open, token_hash, auto_confirm, colour) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
                 .bind(&g.id)
                 .bind(i as i64)
@@ -203,6 +204,7 @@ impl Store {
                 .bind(i64::from(s.open))
                 .bind(&s.token_hash)
                 .bind(i64::from(s.auto_confirm))
+                .bind(&s.colour)
                 .execute(&mut *tx)
                 .await?;
             }
@@ -356,21 +358,24 @@ impl Store {
 
     async fn seats(&self, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
         Ok(on_pool!(self, |pool| {
-            sqlx::query("SELECT name, bot, open, token_hash, auto_confirm FROM seats WHERE game_id = $1 ORDER BY seat")
-                .bind(id)
-                .fetch_all(pool)
-                .await?
-                .iter()
-                .map(|r| -> Result<StoredSeat, sqlx::Error> {
-                    Ok(StoredSeat {
-                        name: r.try_get(0)?,
-                        bot: r.try_get(1)?,
-                        open: r.try_get::<i64, _>(2)? != 0,
-                        token_hash: r.try_get(3)?,
-                        auto_confirm: r.try_get::<i64, _>(4)? != 0,
-                    })
+            sqlx::query(
+                "SELECT name, bot, open, token_hash, auto_confirm, colour FROM seats WHERE game_id = $1 ORDER BY seat",
+            )
+            .bind(id)
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| -> Result<StoredSeat, sqlx::Error> {
+                Ok(StoredSeat {
+                    name: r.try_get(0)?,
+                    bot: r.try_get(1)?,
+                    open: r.try_get::<i64, _>(2)? != 0,
+                    token_hash: r.try_get(3)?,
+                    auto_confirm: r.try_get::<i64, _>(4)? != 0,
+                    colour: r.try_get(5)?,
                 })
-                .collect::<Result<Vec<_>, _>>()?
+            })
+            .collect::<Result<Vec<_>, _>>()?
         }))
     }
 

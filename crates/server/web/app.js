@@ -1,0 +1,597 @@
+// The browser table. It knows no rules: it shows the legal actions the server sends (GET /api/games/{id}) and sends
+// back the one chosen, drawing the board from the catalogue's data. Screens: the games (/), a new game (/new), the
+// table (/play/{id}, an invite link carries the seat's token after #), a replay (/replay/{id}) and the rules (/rules).
+
+import { t, setLanguage, language, LANGUAGES } from "./i18n.js";
+import { Board, tileIcon, parseSpace } from "./board.js";
+import { PLAYER_COLORS, COLOUR_HEX, seatColour } from "./tiles.js";
+
+const root = document.getElementById("app");
+
+// ---------------------------------------------------------------- small helpers
+
+function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "class") e.className = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  return e;
+}
+
+async function call(method, path, body, token) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await resp.json(); } catch { data = null; }
+  return { status: resp.status, ok: resp.ok, data };
+}
+const get = (p, token) => call("GET", p, undefined, token);
+const post = (p, body, token) => call("POST", p, body, token);
+
+// Every token this browser holds, by game: { P1: token, ... }.
+function tokens(id) {
+  try { return JSON.parse(localStorage.getItem(`carc.tokens.${id}`) || "{}"); } catch { return {}; }
+}
+function keepToken(id, seat, token) {
+  const all = tokens(id);
+  all[seat] = token;
+  localStorage.setItem(`carc.tokens.${id}`, JSON.stringify(all));
+}
+
+function toast(msg) {
+  const el = h("div", { class: "toast", role: "status" }, msg);
+  document.body.append(el);
+  setTimeout(() => el.remove(), 4000);
+}
+
+function go(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+function header(extra = []) {
+  const langs = h("select", { "aria-label": t("language"), onchange: (e) => { setLanguage(e.target.value); route(); } },
+    Object.entries(LANGUAGES).map(([k, v]) => h("option", { value: k, selected: k === language() }, v)));
+  return h("header", { class: "top" },
+    h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } }, t("title")),
+    h("nav", {}, h("a", { href: "/new", onclick: (e) => { e.preventDefault(); go("/new"); } }, t("newGame")),
+      h("a", { href: "/rules", onclick: (e) => { e.preventDefault(); go("/rules"); } }, t("rules"))),
+    ...extra, langs);
+}
+
+// ---------------------------------------------------------------- the games
+
+async function lobby() {
+  root.replaceChildren(header(), h("main", { class: "page" }, h("p", {}, "…")));
+  const r = await get("/api/games?limit=100");
+  const games = r.ok ? r.data.games : [];
+  const section = (title, list, action) => h("section", { class: "games" }, h("h2", {}, title),
+    list.length ? h("ul", {}, list.map((g) => h("li", {},
+      h("span", { class: "who" }, g.seats.map((s) => h("span", { class: `seat ${s.kind}${s.open ? " open" : ""}` }, s.open ? "—" : s.name))),
+      h("span", { class: "when" }, new Date(g.created_at * 1000).toLocaleString(language())),
+      action(g)))) : h("p", { class: "muted" }, t("noGames")));
+  const open = games.filter((g) => g.status === "running" && g.open_seats > 0);
+  const running = games.filter((g) => g.status === "running" && g.open_seats === 0);
+  const finished = games.filter((g) => g.status === "finished");
+  root.replaceChildren(header(), h("main", { class: "page" },
+    h("p", {}, h("button", { class: "primary", onclick: () => go("/new") }, t("newGame"))),
+    section(t("openGames"), open, (g) => h("button", { onclick: () => joinGame(g) }, t("join"))),
+    section(t("runningGames"), running, (g) => h("button", { onclick: () => go(`/play/${g.id}`) }, Object.keys(tokens(g.id)).length ? t("play") : t("watch"))),
+    section(t("finishedGames"), finished, (g) => h("button", { onclick: () => go(`/replay/${g.id}`) }, t("replay")))));
+}
+
+async function joinGame(g) {
+  const seat = g.seats.find((s) => s.open);
+  const name = prompt(t("name"), "") || "";
+  const r = await post(`/api/games/${g.id}/join`, { seat: seat.seat, name });
+  if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
+  keepToken(g.id, r.data.seat, r.data.token);
+  go(`/play/${g.id}`);
+}
+
+// ---------------------------------------------------------------- a new game
+
+const SETS = ["am", "pd", "cc", "half"];
+const SET_MODULES = { am: ["abbey", "mayor", "wagon", "barn"], pd: ["dragon", "fairy", "princess", "portal"], cc: ["crop_circles"], half: ["halflings"] };
+
+async function newGame() {
+  const rules = (await get("/api/rules")).data?.options || [];
+  const palette = Object.keys(COLOUR_HEX);
+  const seats = [{ kind: "person", name: "", colour: "red" }, { kind: "bot", level: "medium", name: "", colour: "blue" }];
+  const freeColour = () => palette.find((c) => !seats.some((s) => s.colour === c));
+  const chosen = new Set();
+  const values = {};
+  let tileFile = null;
+  const form = h("form", { class: "new-game" });
+  const draw = () => {
+    const seatRows = seats.map((s, i) => h("div", { class: "seat-row" },
+      h("span", { class: "swatch", style: `background:${COLOUR_HEX[s.colour]}` }),
+      h("select", { "aria-label": t("color"), onchange: (e) => { const other = seats.find((o) => o.colour === e.target.value); if (other) other.colour = s.colour; s.colour = e.target.value; draw(); } },
+        palette.map((c) => h("option", { value: c, selected: s.colour === c }, t(`colour_${c}`)))),
+      h("select", { "aria-label": t("seat", { n: i + 1 }), onchange: (e) => { s.kind = e.target.value; draw(); } },
+        ["person", "bot", "open"].map((k) => h("option", { value: k, selected: s.kind === k }, k === "open" ? t("openSeat") : t(k)))),
+      s.kind !== "open" ? h("input", { value: s.name, placeholder: t("name"), maxlength: 40, "aria-label": t("name"), oninput: (e) => { s.name = e.target.value; } }) : null,
+      s.kind === "bot" ? h("select", { "aria-label": t("level"), onchange: (e) => { s.level = e.target.value; } },
+        ["easy", "medium", "hard", "greedy", "random"].map((l) => h("option", { value: l, selected: s.level === l }, t(l)))) : null,
+      seats.length > 2 ? h("button", { type: "button", class: "small", onclick: () => { seats.splice(i, 1); draw(); } }, t("removeSeat")) : null));
+    const setBoxes = SETS.map((id) => h("label", { class: "check" },
+      h("input", { type: "checkbox", checked: chosen.has(id), onchange: (e) => { e.target.checked ? chosen.add(id) : chosen.delete(id); draw(); } }),
+      t(`set_${id}`)));
+    const modulesOn = new Set([...chosen].flatMap((s) => SET_MODULES[s]));
+    // The options of the modules in play (and the base game's), each with its explanation and default.
+    const relevant = rules.filter((o) => !o.key.startsWith("modules.") && (o.key.startsWith("base.") || o.key.startsWith("end.") || o.key.startsWith("scoring.") ||
+      [...modulesOn].some((m) => o.key.startsWith(`${m}.`) || (m === "crop_circles" && o.key.startsWith("crop.")) || (m === "halflings" && o.key.startsWith("halflings.")) || (m === "abbey" && o.key.startsWith("abbey.")))));
+    const optionRows = relevant.map((o) => h("label", { class: "option" },
+      h("span", { class: "key" }, o.key, o.rule ? h("small", {}, ` ${o.rule}`)),
+      h("select", { onchange: (e) => { values[o.key] = e.target.value; } },
+        o.values.map((v, i) => h("option", { value: v, selected: (values[o.key] ?? o.default) === v }, i === 0 ? `${v} (${t("defaultValue")})` : v))),
+      h("span", { class: "doc" }, o.doc)));
+    form.replaceChildren(
+      h("h2", {}, t("seats")), ...seatRows,
+      seats.length < 6 ? h("button", { type: "button", onclick: () => { seats.push({ kind: "bot", level: "medium", name: "", colour: freeColour() }); draw(); } }, t("addSeat")) : null,
+      h("h2", {}, t("expansions")), h("div", { class: "sets" }, h("label", { class: "check" }, h("input", { type: "checkbox", checked: true, disabled: true }), t("set_base")), ...setBoxes),
+      chosen.has("half") ? h("label", { class: "option" }, h("span", { class: "key" }, "tile file (.toml)"),
+        h("input", { type: "file", accept: ".toml", onchange: async (e) => { tileFile = e.target.files[0] ? await e.target.files[0].text() : null; } })) : null,
+      optionRows.length ? h("details", { class: "options" }, h("summary", {}, t("options")), ...optionRows) : null,
+      h("p", {}, h("button", { class: "primary", type: "submit" }, t("create"))));
+  };
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = {
+      seats: seats.map((s) => ({ ...(s.kind === "bot" ? { bot: s.level, name: s.name || undefined } : s.kind === "open" ? { open: true } : { name: s.name || undefined }), colour: s.colour })),
+      sets: ["base", ...SETS.filter((s) => chosen.has(s))],
+      rules: Object.fromEntries(Object.entries(values)),
+    };
+    if (tileFile) body.tile_file = tileFile;
+    const r = await post("/api/games", body);
+    if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
+    for (const s of r.data.seats) if (s.token) keepToken(r.data.id, s.seat, s.token);
+    invites(r.data);
+  });
+  draw();
+  root.replaceChildren(header(), h("main", { class: "page" }, h("h1", {}, t("newGame")), form));
+}
+
+function invites(created) {
+  const people = created.seats.filter((s) => s.token);
+  const rows = people.map((s) => {
+    const link = `${location.origin}${s.invite}`;
+    return h("div", { class: "invite" }, h("strong", {}, `${s.seat} ${s.name}`), h("input", { value: link, readonly: true, "aria-label": s.name }),
+      h("button", { onclick: async (e) => { try { await navigator.clipboard.writeText(link); e.target.textContent = t("copied"); } catch { e.target.previousSibling.select(); } } }, t("copy")));
+  });
+  root.replaceChildren(header(), h("main", { class: "page" }, h("h1", {}, t("invites")), ...rows,
+    h("p", {}, h("button", { class: "primary", onclick: () => go(`/play/${created.id}`) }, `${t("playHere")} (${t("hotSeat")})`))));
+}
+
+// ---------------------------------------------------------------- reading the legal actions
+
+// One legal action, read into what the table needs to show it where it belongs.
+export function readAction(text) {
+  const w = text.split(" ");
+  const spaceOf = (s) => { const [sp, corner] = s.split("/"); return { space: sp, corner }; };
+  switch (w[0]) {
+    case "place": return { type: "place", tile: w[1], space: w[2], orient: w[3], text };
+    case "meeple": case "mayor": return { type: "deploy", figure: w[0], segment: w[1], text };
+    case "wagon": return w.length === 2 ? { type: "deploy", figure: "wagon", segment: w[1], text } : { type: "wagon-move", ...spaceOf(w[1]), segment: w[2], text };
+    case "barn": return { type: "barn", corner: w[1], text };
+    case "portal": return { type: "portal", figure: w[1], ...spaceOf(w[2]), segment: w[3], text };
+    case "fairy": return w.length === 2 ? { type: "fairy", space: w[1], text } : { type: "fairy", ...spaceOf(w[3]), segment: w[4], player: w[1], text };
+    case "princess": return { type: "princess", player: w[1], ...spaceOf(w[3]), segment: w[4], text };
+    case "dragon": return { type: "dragon", dir: w[1], text };
+    case "add": return { type: "crop-add", ...spaceOf(w[2]), segment: w[3], text };
+    case "remove": return { type: "crop-remove", player: w[1], ...spaceOf(w[3]), segment: w[4], text };
+    case "crop": return { type: "crop", text };
+    case "pick": return { type: "pick", tile: w[1], text };
+    case "pass": return { type: "pass", text };
+    default: return { type: "other", text };
+  }
+}
+
+// ---------------------------------------------------------------- the table
+
+class Table {
+  constructor(id) {
+    this.id = id;
+    this.sel = { tile: null, space: null, orient: null, figure: "meeple" };
+    this.events = [];
+    this.keys = (e) => this.key(e);
+  }
+
+  // The token to act with: an online seat's own, or in hot seat the one whose decision it is.
+  token(view) {
+    const mine = tokens(this.id);
+    const seats = Object.keys(mine);
+    if (seats.length <= 1) return mine[seats[0]];
+    const pending = view?.awaiting_confirmation || view?.game?.pending?.player || view?.game?.active;
+    return mine[pending] || null;
+  }
+
+  async start() {
+    root.replaceChildren(header(), h("main", { class: "page" }, "…"));
+    const first = await get(`/api/games/${this.id}`, this.token(null));
+    if (first.status === 404) { root.replaceChildren(header(), h("main", { class: "page" }, t("notFound"))); return; }
+    const [tiles, events] = await Promise.all([get(`/api/games/${this.id}/tiles`), get(`/api/games/${this.id}/events`)]);
+    this.catalogue = tiles.data.tiles;
+    this.events = events.data.events;
+    this.layout();
+    this.board = new Board(this.boardEl, this.catalogue);
+    await this.refresh();
+    this.connect();
+    document.addEventListener("keydown", this.keys);
+  }
+
+  stop() {
+    document.removeEventListener("keydown", this.keys);
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+
+  layout() {
+    this.scoreEl = h("section", { class: "scores", "aria-label": t("score") });
+    this.boardEl = h("div", { class: "board-wrap" });
+    this.zoomEl = h("div", { class: "zoom" },
+      h("button", { "aria-label": "+", onclick: () => this.board.zoom(1 / 1.25) }, "+"),
+      h("button", { "aria-label": "−", onclick: () => this.board.zoom(1.25) }, "−"),
+      h("button", { "aria-label": "fit", onclick: () => this.board.fit() }, "⤢"));
+    this.boardEl.append(this.zoomEl);
+    this.panelEl = h("section", { class: "decision", "aria-live": "polite" });
+    this.logEl = h("ol", { class: "log" });
+    this.leftEl = h("div", { class: "tiles-left" });
+    root.replaceChildren(header([h("span", { class: "game-id" }, this.id)]),
+      h("main", { class: "table" }, this.scoreEl, this.boardEl,
+        h("aside", { class: "side" }, this.panelEl,
+          h("details", { class: "log-box", open: true }, h("summary", {}, t("log")), this.logEl),
+          h("details", { class: "left-box" }, h("summary", {}, t("tilesLeft")), this.leftEl))));
+  }
+
+  connect() {
+    const token = Object.keys(tokens(this.id)).length === 1 ? Object.values(tokens(this.id))[0] : null;
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${this.id}/ws${token ? `?token=${token}` : ""}`;
+    this.ws = new WebSocket(url);
+    this.ws.onmessage = async (m) => {
+      const msg = JSON.parse(m.data);
+      if (msg.type === "update") {
+        if (msg.cause === "take_back" || msg.cause === "sync") {
+          this.events = (await get(`/api/games/${this.id}/events`)).data.events;
+        } else {
+          this.events.push(...msg.events);
+        }
+        // In hot seat the socket is a spectator's: fetch the deciding seat's own view.
+        if (token) this.show(msg.view); else await this.refresh();
+      }
+    };
+    this.ws.onclose = () => { if (!this.closed) setTimeout(() => { if (!this.closed) { this.refresh(); this.connect(); } }, 1500); };
+  }
+
+  async refresh() {
+    const r = await get(`/api/games/${this.id}`, this.token(this.view));
+    if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
+    // In hot seat, the seat to decide may have changed: ask again with its token.
+    const again = this.token(r.data);
+    if (Object.keys(tokens(this.id)).length > 1 && again && r.data.seat !== null && again !== tokens(this.id)[r.data.seat]) {
+      const r2 = await get(`/api/games/${this.id}`, again);
+      if (r2.ok) return this.show(r2.data);
+    }
+    this.show(r.data);
+  }
+
+  players(view) {
+    return view.game.players.map((p, i) => ({ ...p, name: view.seats[i].name, kind: view.seats[i].kind, color: seatColour(view.seats[i], i) }));
+  }
+
+  nameOf(seat) {
+    const i = Number(String(seat).slice(1)) - 1;
+    return this.view?.seats[i]?.name || seat;
+  }
+
+  show(view) {
+    const changed = !this.view || this.view.version !== view.version || this.view.seat !== view.seat;
+    this.view = view;
+    if (changed) this.sel = { tile: null, space: null, orient: null, figure: this.sel.figure || "meeple" };
+    const players = this.players(view);
+    this.board.render(view.game, players);
+    this.renderScores(players);
+    this.renderPanel();
+    this.renderLog();
+    this.renderLeft();
+    if (view.status === "finished") this.finalScreen(players);
+  }
+
+  renderScores(players) {
+    const g = this.view.game;
+    this.scoreEl.replaceChildren(...players.map((p) => h("div", { class: `player${g.active === p.player && !g.game_over ? " active" : ""}${this.view.seat === p.player ? " me" : ""}` },
+      h("span", { class: "swatch", style: `background:${p.color}` }),
+      h("span", { class: "pname" }, p.name, p.kind === "bot" ? h("small", {}, " 🤖") : null),
+      h("strong", { class: "pscore", "aria-label": t("score") }, p.score),
+      h("span", { class: "supply", title: t("meeples") }, `● ${p.meeples}`,
+        p.mayor ? ` ♛${p.mayor}` : "", p.wagon ? ` ⛟${p.wagon}` : "", p.barns ? ` ⌂${p.barns}` : "",
+        p.abbeys ? ` ✝${p.abbeys}` : "", p.triangles ? ` ◣${p.triangles}` : ""))),
+      h("div", { class: "stack" }, t("stack", { n: g.stack })));
+  }
+
+  async act(text) {
+    const token = this.token(this.view);
+    const r = await post(`/api/games/${this.id}/actions`, { action: text, version: this.view.version }, token);
+    if (!r.ok) { toast(t("error", { msg: r.data?.error || r.status })); return this.refresh(); }
+    this.show(r.data);
+    if (Object.keys(tokens(this.id)).length > 1) this.refresh();
+  }
+
+  async simple(path) {
+    const r = await post(`/api/games/${this.id}/${path}`, { version: this.view.version }, this.token(this.view));
+    if (!r.ok) { toast(t("error", { msg: r.data?.error || r.status })); return this.refresh(); }
+    this.show(r.data);
+    if (Object.keys(tokens(this.id)).length > 1) this.refresh();
+  }
+
+  renderPanel() {
+    const v = this.view, g = v.game;
+    const legal = g.legal.map(readAction);
+    const pending = g.pending;
+    this.board.clearMarks();
+    const parts = [];
+    const mine = legal.length > 0;
+    // Whose turn, and what is asked.
+    let headline;
+    if (v.status === "finished") headline = t("gameOver");
+    else if (v.can_confirm) headline = t("decision_confirm");
+    else if (mine) headline = t(`decision_${pending.kind}`, { step: pending.step });
+    else if (v.awaiting_confirmation) headline = t("waitingFor", { name: this.nameOf(v.awaiting_confirmation) });
+    else headline = pending.player ? t("waitingFor", { name: this.nameOf(pending.player) }) : t(`decision_${pending.kind}`);
+    parts.push(h("h2", { class: mine || v.can_confirm ? "yours" : "" }, headline));
+    if (v.seat === null) parts.push(h("p", { class: "muted" }, t("spectator")));
+    const me = v.seat ? g.players[Number(v.seat.slice(1)) - 1] : null;
+    if (mine) parts.push(...this.decisionControls(legal, pending, me));
+    const buttons = [];
+    if (mine && v.seat) buttons.push(h("button", { onclick: () => this.hint(), title: t("hint") }, `💡 ${t("hint")}`));
+    if (v.can_take_back) buttons.push(h("button", { onclick: () => this.simple("take-back"), "data-key": "Backspace" }, `↶ ${t("takeBack")}`));
+    if (v.can_confirm) buttons.push(h("button", { class: "primary", onclick: () => this.simple("confirm") }, `✓ ${t("confirm")}`));
+    if (buttons.length) parts.push(h("div", { class: "buttons" }, buttons));
+    if (me?.hand?.length && !legal.some((a) => a.type === "place" && me.hand.includes(a.tile))) {
+      parts.push(h("div", { class: "hand" }, h("h3", {}, t("hand")), me.hand.map((id) => tileIcon(this.board.tile(id), "r0", 48))));
+    }
+    if (v.seat && v.status !== "finished") {
+      parts.push(h("label", { class: "check small" }, h("input", { type: "checkbox", checked: v.auto_confirm, onchange: async (e) => {
+        const r = await post(`/api/games/${this.id}/settings`, { auto_confirm: e.target.checked }, this.token(v));
+        if (r.ok) this.show(r.data);
+      } }), t("autoConfirm")));
+    }
+    if (mine) {
+      parts.push(h("details", { class: "all-actions" }, h("summary", {}, t("chooseAction")),
+        h("div", { class: "action-list" }, legal.map((a) => h("button", { class: "small", onclick: () => this.act(a.text) }, a.text)))));
+    }
+    this.panelEl.replaceChildren(...parts);
+  }
+
+  // The controls for the decision asked: the tile to place and its spots, the figures' spots, the dragon's steps…
+  decisionControls(legal, pending, me) {
+    const out = [];
+    const places = legal.filter((a) => a.type === "place");
+    const pass = legal.find((a) => a.type === "pass");
+    if (places.length) out.push(...this.placing(places, pending));
+    // Spots on the board for every action that names a segment or a corner.
+    const spot = legal.filter((a) => ["deploy", "barn", "portal", "fairy", "princess", "wagon-move", "crop-add", "crop-remove"].includes(a.type));
+    if (spot.length) out.push(...this.spots(spot));
+    const dragon = legal.filter((a) => a.type === "dragon");
+    if (dragon.length) {
+      const at = this.view.game.figures.dragon;
+      const [x, y] = parseSpace(at);
+      const step = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
+      for (const a of dragon) {
+        const [dx, dy] = step[a.dir];
+        this.board.mark(this.board.centreOf(`${x + dx},${y + dy}`), a.text, () => this.act(a.text), "dragon");
+      }
+      out.push(h("div", { class: "buttons dragon-steps" }, dragon.map((a) => h("button", { onclick: () => this.act(a.text) }, { N: "↑", E: "→", S: "↓", W: "←" }[a.dir] + " " + a.dir))));
+    }
+    const choices = legal.filter((a) => a.type === "crop" || a.type === "other");
+    if (choices.length) out.push(h("div", { class: "buttons" }, choices.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text))));
+    const picks = legal.filter((a) => a.type === "pick");
+    if (picks.length) {
+      out.push(h("div", { class: "picks" }, picks.map((a) => h("button", { class: "tile-button", onclick: () => this.act(a.text), "aria-label": a.text }, tileIcon(this.board.tile(a.tile), "r0", 56)))));
+    }
+    if (pass) {
+      const label = pending.kind === "phase1" ? t("drawTile") : pending.kind === "phase2" ? t("noMeeple") : t("pass");
+      out.push(h("div", { class: "buttons" }, h("button", { class: pending.kind === "phase1" ? "primary" : "", onclick: () => this.act("pass"), "data-action": "pass" }, label)));
+    }
+    return out;
+  }
+
+  placing(places, pending) {
+    const out = [];
+    const byTile = new Map();
+    for (const a of places) {
+      if (!byTile.has(a.tile)) byTile.set(a.tile, new Map());
+      const spaces = byTile.get(a.tile);
+      if (!spaces.has(a.space)) spaces.set(a.space, []);
+      spaces.get(a.space).push(a.orient);
+    }
+    if (!this.sel.tile || !byTile.has(this.sel.tile)) this.sel.tile = pending.kind === "place_tile" ? pending.tile : (byTile.size === 1 ? [...byTile.keys()][0] : null);
+    if (byTile.size > 1 || pending.kind === "phase1") {
+      out.push(h("div", { class: "picks" }, [...byTile.keys()].map((id) => h("button", {
+        class: `tile-button${this.sel.tile === id ? " selected" : ""}`, "aria-label": id,
+        onclick: () => { this.sel = { ...this.sel, tile: id, space: null, orient: null }; this.renderPanel(); },
+      }, tileIcon(this.board.tile(id), "r0", 56)))));
+    }
+    const tile = this.sel.tile;
+    if (!tile) return out;
+    const spaces = byTile.get(tile);
+    const orients = this.sel.space ? spaces.get(this.sel.space) : null;
+    if (this.sel.space && (!orients || !orients.includes(this.sel.orient))) this.sel.orient = orients ? orients[0] : null;
+    for (const [space, os] of spaces) {
+      this.board.spaceMark(space, `${tile} ${space}`, () => {
+        if (this.sel.space === space) return this.placeSelected();
+        this.sel.space = space;
+        this.sel.orient = os.includes(this.sel.orient) ? this.sel.orient : os[0];
+        this.renderPanel();
+      }, this.sel.space === space);
+    }
+    if (this.sel.space) this.board.ghost(tile, this.sel.space, this.sel.orient);
+    const preview = tileIcon(this.board.tile(tile), this.sel.orient || "r0", 84);
+    const rotating = orients && orients.length > 1;
+    out.push(h("div", { class: "in-hand" }, preview,
+      h("div", { class: "buttons" },
+        h("button", { disabled: !rotating, "aria-label": t("rotateLeft"), title: `${t("rotateLeft")} (Shift+R)`, onclick: () => this.rotate(-1) }, "⟲"),
+        h("button", { disabled: !rotating, "aria-label": t("rotateRight"), title: `${t("rotateRight")} (R)`, onclick: () => this.rotate(1) }, "⟳"),
+        h("button", { class: "primary", disabled: !this.sel.space, onclick: () => this.placeSelected(), title: "Enter" }, t("place")))));
+    return out;
+  }
+
+  async hint() {
+    const r = await get(`/api/games/${this.id}/hint`, this.token(this.view));
+    if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
+    const a = readAction(r.data.action);
+    // Show it where it would happen: a placement as the selected one, anything else in words.
+    if (a.type === "place") {
+      this.sel = { ...this.sel, tile: a.tile, space: a.space, orient: a.orient };
+      this.renderPanel();
+    }
+    toast(t("hintSays", { action: r.data.action }));
+  }
+
+  rotate(d) {
+    const places = this.view.game.legal.map(readAction).filter((a) => a.type === "place" && a.tile === this.sel.tile && a.space === this.sel.space);
+    if (!places.length) return;
+    const os = places.map((a) => a.orient);
+    const order = ["r0", "r90", "r180", "r270", "NE", "SE", "SW", "NW"];
+    os.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const i = os.indexOf(this.sel.orient);
+    this.sel.orient = os[(i + d + os.length) % os.length];
+    this.renderPanel();
+  }
+
+  placeSelected() {
+    if (!this.sel.space) return;
+    this.act(`place ${this.sel.tile} ${this.sel.space} ${this.sel.orient}`);
+  }
+
+  spots(actions) {
+    const out = [];
+    const last = this.view.game.board[this.view.game.board.length - 1];
+    const figures = [...new Set(actions.filter((a) => a.type === "deploy" || a.type === "portal").map((a) => a.figure))];
+    if (figures.length > 1) {
+      if (!figures.includes(this.sel.figure)) this.sel.figure = figures[0];
+      out.push(h("div", { class: "buttons figures" }, figures.map((f) => h("button", { class: this.sel.figure === f ? "selected" : "", onclick: () => { this.sel.figure = f; this.renderPanel(); } }, t(f)))));
+    }
+    for (const a of actions) {
+      let at = null;
+      if (a.type === "deploy") {
+        if (a.figure !== (figures.length > 1 ? this.sel.figure : a.figure)) continue;
+        at = this.board.segmentPoint(last.space, a.segment, last.corner);
+      } else if (a.type === "barn") {
+        at = this.board.cornerOf(last.space, a.corner);
+      } else if (a.type === "portal") {
+        if (figures.length > 1 && a.figure !== this.sel.figure) continue;
+        at = this.board.segmentPoint(a.space, a.segment, a.corner);
+      } else if (a.type === "fairy" && !a.segment) {
+        at = this.board.centreOf(a.space);
+      } else {
+        at = this.board.segmentPoint(a.space, a.segment, a.corner);
+        if (at && a.type === "fairy") at = [at[0] + 12, at[1] - 12];
+      }
+      if (at) this.board.mark(at, a.text, () => this.act(a.text), a.type);
+    }
+    return out;
+  }
+
+  key(e) {
+    if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "r" || e.key === "R") { this.rotate(e.shiftKey ? -1 : 1); e.preventDefault(); }
+    else if (e.key === "Enter" && this.sel.space) { this.placeSelected(); e.preventDefault(); }
+    else if (e.key === "Escape") { this.sel.space = null; this.renderPanel(); }
+    else if (e.key === "+" || e.key === "=") this.board.zoom(1 / 1.25);
+    else if (e.key === "-") this.board.zoom(1.25);
+    else if (e.key === "0") this.board.fit();
+  }
+
+  eventText(e) {
+    const who = (list) => (list || []).map((p) => this.nameOf(p)).join(", ");
+    const feature = t(`feature_${e.feature}`);
+    switch (e.type) {
+      case "scored":
+        if (!e.winners?.length || !e.points) return t("ev_scored_none", { feature });
+        return t(e.when === "final" ? "ev_final" : "ev_scored", { who: who(e.winners), points: e.points, feature });
+      case "dragon_moved": return t("ev_dragon", { who: this.nameOf(e.player), space: e.space });
+      case "meeple_returned": return t(e.cause === "dragon" ? "ev_eaten" : "ev_returned", { who: this.nameOf(e.player), kind: t(e.kind === "normal" ? "meeple" : e.kind) });
+      case "volcano": return t("ev_volcano", { space: e.space });
+      case "fairy_moved": return t("ev_fairy", { who: this.nameOf(e.player) });
+      case "fairy_points": return t("ev_fairy_points", { who: this.nameOf(e.player), points: e.points });
+      case "game_ended": return t("ev_game_ended");
+      case "discarded": return t("ev_discarded", { tile: e.tile });
+      case "under_hill": return t("ev_under_hill");
+      default: return e.type;
+    }
+  }
+
+  renderLog() {
+    const shown = this.events.filter((e) => e.type !== "set_aside" && e.type !== "put_back").slice(-60).reverse();
+    this.logEl.replaceChildren(...shown.map((e) => h("li", { class: `ev ev-${e.type}` }, this.eventText(e))));
+  }
+
+  renderLeft() {
+    const left = this.view.game.tiles_left || [];
+    this.leftEl.replaceChildren(...left.map((x) => h("span", { class: "left", title: x.tile }, tileIcon(this.board.tile(x.tile), "r0", 36), h("small", {}, `×${x.copies}`))));
+  }
+
+  finalScreen(players) {
+    if (this.finalShown) return;
+    this.finalShown = true;
+    const sorted = [...players].sort((a, b) => b.score - a.score);
+    const best = sorted[0].score;
+    const winners = sorted.filter((p) => p.score === best).map((p) => p.name);
+    const dlg = h("dialog", { class: "final" },
+      h("h2", {}, t("finalScores")),
+      h("p", {}, winners.length > 1 ? t("winners", { names: winners.join(", ") }) : t("winner", { names: winners[0] })),
+      h("ol", {}, sorted.map((p) => h("li", {}, h("span", { class: "swatch", style: `background:${p.color}` }), ` ${p.name} `, h("strong", {}, p.score)))),
+      h("div", { class: "buttons" },
+        h("button", { onclick: () => { dlg.close(); go(`/replay/${this.id}`); } }, t("replay")),
+        h("button", { class: "primary", onclick: () => { dlg.close(); go("/"); } }, t("backToLobby")),
+        h("button", { onclick: () => dlg.close() }, "×")));
+    document.body.append(dlg);
+    dlg.showModal();
+  }
+}
+
+// ---------------------------------------------------------------- routing
+
+let current = null;
+
+async function route() {
+  if (current?.stop) current.stop();
+  current = null;
+  document.querySelectorAll("dialog").forEach((d) => d.remove());
+  const path = location.pathname;
+  const play = path.match(/^\/play\/([0-9a-f]{16})$/);
+  if (play) {
+    // An invite link: keep its token, and take it out of the address bar.
+    const m = location.hash.match(/token=([0-9a-f]+)/);
+    if (m) {
+      const r = await get(`/api/games/${play[1]}`, m[1]);
+      if (r.ok && r.data.seat) keepToken(play[1], r.data.seat, m[1]);
+      history.replaceState({}, "", path);
+    }
+    current = new Table(play[1]);
+    return current.start();
+  }
+  const replay = path.match(/^\/replay\/([0-9a-f]{16})$/);
+  if (replay) {
+    const { Replay } = await import("./replay.js");
+    current = new Replay(replay[1], { root, header, h, t, get });
+    return current.start();
+  }
+  if (path.startsWith("/rules")) {
+    const { rulesPage } = await import("./rules.js");
+    return rulesPage({ root, header, h, t, language }, path);
+  }
+  if (path === "/new") return newGame();
+  return lobby();
+}
+
+window.addEventListener("popstate", route);
+setLanguage(language());
+route();

@@ -1,0 +1,98 @@
+// The table's words in English and Romanian, chosen from the browser's language (a switch overrides it).
+
+const STRINGS = {
+  en: {
+    title: "Carcassonne",
+    lobby: "Games", newGame: "New game", rules: "Rules", language: "Language",
+    openGames: "Open games", runningGames: "Running", finishedGames: "Finished", noGames: "No games yet.",
+    join: "Join", watch: "Watch", replay: "Replay", play: "Play", seatsOpen: "{n} open",
+    seats: "Seats", seat: "Seat {n}", person: "Person", bot: "Bot", openSeat: "Open (anyone may join)",
+    name: "Name", level: "Level", color: "Colour", addSeat: "Add a seat", removeSeat: "Remove",
+    expansions: "Expansions", options: "Rule options", defaultValue: "default", create: "Create the game",
+    invites: "Invite links", copy: "Copy", copied: "Copied", playHere: "Play here", hotSeat: "all seats at this browser",
+    set_base: "Base game", set_am: "Abbey & Mayor", set_pd: "Princess & Dragon", set_cc: "Crop Circles", set_half: "Halflings",
+    easy: "easy", medium: "medium", hard: "hard", greedy: "greedy", random: "random",
+    turnOf: "{name}'s turn", yourTurn: "Your turn", waitingFor: "Waiting for {name}", gameOver: "Game over",
+    stack: "{n} tiles left", confirm: "Confirm turn", takeBack: "Take back", hint: "Hint", autoConfirm: "Confirm my turns at once",
+    rotate: "Rotate", rotateLeft: "Rotate left", rotateRight: "Rotate right", place: "Place", pass: "Pass",
+    drawTile: "Draw a tile", noMeeple: "No figure", chooseAction: "Your choice",
+    decision_phase1: "Play a triangle or an abbey, or draw a tile", decision_place_tile: "Place the tile",
+    decision_phase2: "Deploy a figure, or pass", decision_move_dragon: "Move the dragon (step {step})",
+    decision_crop_choice: "Crop circle: choose the action", decision_crop_answer: "Crop circle: your answer",
+    decision_princess: "The princess: send a knight home", decision_move_wagon: "Move your wagon",
+    decision_draft: "Pick a triangle", decision_draw: "Drawing…", decision_start_of_turn: "Starting their turn",
+    decision_game_over: "The game is over", decision_confirm: "Confirm your turn or take back",
+    meeple: "meeple", mayor: "mayor", wagon: "wagon", barn: "barn", fairy: "fairy",
+    score: "Score", meeples: "Meeples", tilesLeft: "Tiles left", log: "What happened", overlay: "Who holds what",
+    finalScores: "Final scores", winner: "{names} won", winners: "{names} won together", backToLobby: "Back to the games",
+    spectator: "Watching", hand: "Your triangles",
+    ev_scored: "{who} scored {points} for a {feature}", ev_scored_none: "A {feature} was completed (nobody scores)",
+    ev_final: "Final scoring: {who} {points} for a {feature}", ev_dragon: "{who} moved the dragon to {space}",
+    ev_eaten: "The dragon ate {who}'s {kind}", ev_returned: "{who}'s {kind} went home", ev_volcano: "A volcano: the dragon flies to {space}",
+    ev_fairy: "{who} moved the fairy", ev_fairy_points: "{who} scored {points} with the fairy", ev_game_ended: "The game ended",
+    ev_discarded: "{tile} could not be placed and was discarded", ev_under_hill: "The hill took a tile out of play",
+    feature_city: "city", feature_road: "road", feature_monastery: "monastery", feature_field: "field",
+    feature_abbey: "abbey", feature_garden: "garden",
+    step: "Step", start: "Start", end: "End", back: "Back", forward: "Forward",
+    ruleAbout: "The rule", error: "Something went wrong: {msg}", reconnecting: "Reconnecting…",
+    notFound: "No such game.", hintSays: "The bot suggests: {action}",
+    colour_red: "red", colour_blue: "blue", colour_green: "green", colour_yellow: "yellow", colour_black: "black", colour_purple: "purple",
+  },
+  ro: {
+    title: "Carcassonne",
+    lobby: "Partide", newGame: "Partidă nouă", rules: "Reguli", language: "Limba",
+    openGames: "Partide cu locuri libere", runningGames: "În desfășurare", finishedGames: "Încheiate", noGames: "Nicio partidă încă.",
+    join: "Intră", watch: "Urmărește", replay: "Reluare", play: "Joacă", seatsOpen: "{n} libere",
+    seats: "Locuri", seat: "Locul {n}", person: "Om", bot: "Robot", openSeat: "Liber (poate intra oricine)",
+    name: "Nume", level: "Nivel", color: "Culoare", addSeat: "Adaugă un loc", removeSeat: "Scoate",
+    expansions: "Extensii", options: "Opțiuni de reguli", defaultValue: "implicit", create: "Creează partida",
+    invites: "Linkuri de invitație", copy: "Copiază", copied: "Copiat", playHere: "Joacă aici", hotSeat: "toate locurile în acest browser",
+    set_base: "Jocul de bază", set_am: "Abația și primarul", set_pd: "Prințesa și dragonul", set_cc: "Cercuri în lan", set_half: "Jumi-juma",
+    easy: "ușor", medium: "mediu", hard: "greu", greedy: "lacom", random: "la întâmplare",
+    turnOf: "Rândul lui {name}", yourTurn: "E rândul tău", waitingFor: "Se așteaptă {name}", gameOver: "Partida s-a încheiat",
+    stack: "{n} piese rămase", confirm: "Confirmă tura", takeBack: "Anulează", hint: "Sugestie", autoConfirm: "Confirmă-mi turele imediat",
+    rotate: "Rotește", rotateLeft: "Rotește la stânga", rotateRight: "Rotește la dreapta", place: "Așază", pass: "Mai departe",
+    drawTile: "Trage o piesă", noMeeple: "Nicio figură", chooseAction: "Alegerea ta",
+    decision_phase1: "Joacă un triunghi sau o abație, ori trage o piesă", decision_place_tile: "Așază piesa",
+    decision_phase2: "Pune o figură sau treci mai departe", decision_move_dragon: "Mută dragonul (pasul {step})",
+    decision_crop_choice: "Cerc în lan: alege acțiunea", decision_crop_answer: "Cerc în lan: răspunsul tău",
+    decision_princess: "Prințesa: trimite un cavaler acasă", decision_move_wagon: "Mută-ți căruța",
+    decision_draft: "Alege un triunghi", decision_draw: "Se trage…", decision_start_of_turn: "Își începe tura",
+    decision_game_over: "Partida s-a încheiat", decision_confirm: "Confirmă tura sau anulează",
+    meeple: "omuleț", mayor: "primar", wagon: "căruță", barn: "hambar", fairy: "zână",
+    score: "Puncte", meeples: "Omuleți", tilesLeft: "Piese rămase", log: "Ce s-a întâmplat", overlay: "Cine ce deține",
+    finalScores: "Scorul final", winner: "A câștigat {names}", winners: "Au câștigat împreună {names}", backToLobby: "Înapoi la partide",
+    spectator: "Spectator", hand: "Triunghiurile tale",
+    ev_scored: "{who} a marcat {points} pentru un {feature}", ev_scored_none: "Un {feature} a fost terminat (nu marchează nimeni)",
+    ev_final: "Numărătoarea finală: {who} {points} pentru un {feature}", ev_dragon: "{who} a mutat dragonul la {space}",
+    ev_eaten: "Dragonul a mâncat figura ({kind}) lui {who}", ev_returned: "Figura ({kind}) lui {who} s-a întors acasă",
+    ev_volcano: "Un vulcan: dragonul zboară la {space}", ev_fairy: "{who} a mutat zâna", ev_fairy_points: "{who} a marcat {points} cu zâna",
+    ev_game_ended: "Partida s-a încheiat", ev_discarded: "{tile} nu a putut fi așezată și a fost eliminată",
+    ev_under_hill: "Dealul a scos o piesă din joc",
+    feature_city: "oraș", feature_road: "drum", feature_monastery: "mănăstire", feature_field: "câmp",
+    feature_abbey: "abație", feature_garden: "grădină",
+    step: "Pas", start: "Început", end: "Sfârșit", back: "Înapoi", forward: "Înainte",
+    ruleAbout: "Regula", error: "Ceva n-a mers: {msg}", reconnecting: "Se reconectează…",
+    notFound: "Nu există partida.", hintSays: "Robotul sugerează: {action}",
+    colour_red: "roșu", colour_blue: "albastru", colour_green: "verde", colour_yellow: "galben", colour_black: "negru", colour_purple: "mov",
+  },
+};
+
+export const LANGUAGES = { en: "English", ro: "Română" };
+
+let lang = localStorage.getItem("carc.lang") || ((navigator.language || "en").toLowerCase().startsWith("ro") ? "ro" : "en");
+
+export function language() { return lang; }
+
+export function setLanguage(l) {
+  if (!STRINGS[l]) return;
+  lang = l;
+  localStorage.setItem("carc.lang", l);
+  document.documentElement.lang = l;
+}
+
+// The text for `key`, with `{name}` placeholders filled from `params`.
+export function t(key, params = {}) {
+  const s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
+}
