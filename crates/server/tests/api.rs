@@ -385,3 +385,60 @@ async fn two_instances_on_one_postgresql_database_follow_each_other() {
     let vb = wait_for_version(&rb, &url, None, v0 + 4).await;
     assert_eq!(va["game"], vb["game"]);
 }
+
+#[tokio::test]
+async fn colours_rules_hints_and_past_positions() {
+    let db = sqlite();
+    let app = Server::open(&db.url, 1).await.unwrap().router();
+    // Colours: the ones asked for, then the first free ones; a colour is one seat's.
+    let (id, tokens) = create(&app, json!({ "seats": [{ "colour": "green" }, {}, { "bot": "random" }] })).await;
+    let (_, v) = get(&app, &format!("/api/games/{id}"), None).await;
+    let colours: Vec<&str> = v["seats"].as_array().unwrap().iter().map(|s| s["colour"].as_str().unwrap()).collect();
+    assert_eq!(colours, ["green", "red", "blue"]);
+    for bad in [
+        json!({ "seats": [{ "colour": "green" }, { "colour": "green" }] }),
+        json!({ "seats": [{ "colour": "pink" }, {}] }),
+    ] {
+        assert_eq!(post(&app, "/api/games", None, bad).await.0, StatusCode::BAD_REQUEST);
+    }
+    // The rule options, with their defaults and explanations.
+    let (st, rules) = get(&app, "/api/rules", None).await;
+    assert_eq!(st, StatusCode::OK);
+    let scoring = rules["options"].as_array().unwrap().iter().find(|o| o["key"] == "halflings.scoring").unwrap();
+    assert_eq!(scoring["rule"], "VAR-16");
+    assert_eq!(scoring["default"], scoring["values"][0]);
+    // A hint is for the seat to decide, and names one of its legal actions.
+    let (t1, t2) = (tokens[0].as_deref(), tokens[1].as_deref());
+    let (_, mine) = get(&app, &format!("/api/games/{id}"), t1).await;
+    let (st, hint) = get(&app, &format!("/api/games/{id}/hint?bot=greedy"), t1).await;
+    assert_eq!(st, StatusCode::OK, "{hint}");
+    assert!(mine["game"]["legal"].as_array().unwrap().contains(&hint["action"]), "{hint}");
+    assert_eq!(get(&app, &format!("/api/games/{id}/hint"), t2).await.0, StatusCode::FORBIDDEN);
+    assert_eq!(get(&app, &format!("/api/games/{id}/hint"), None).await.0, StatusCode::UNAUTHORIZED);
+    // Past positions, for the replay viewer: the table after 0 and after 1 action.
+    let (st, start) = get(&app, &format!("/api/games/{id}/view?at=0"), None).await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(start["version"], 0);
+    assert_eq!(start["game"]["board"].as_array().unwrap().len(), 1, "the start tile only");
+    let (_, one) = get(&app, &format!("/api/games/{id}/view?at=1"), None).await;
+    assert_eq!(one["version"], 1);
+    assert_eq!(get(&app, &format!("/api/games/{id}/view?at=999"), None).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn the_table_is_served_from_the_binary() {
+    let db = sqlite();
+    let app = Server::open(&db.url, 1).await.unwrap().router();
+    for path in ["/", "/new", "/play/0123456789abcdef", "/replay/0123456789abcdef", "/rules"] {
+        let resp = app.clone().oneshot(Request::get(path).body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK, "{path}");
+        assert!(resp.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"), "{path}");
+        let body = resp.into_body().collect().await.unwrap().to_bytes();
+        assert!(String::from_utf8_lossy(&body).contains("/assets/app.js"), "{path}");
+    }
+    let resp = app.clone().oneshot(Request::get("/assets/app.js").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/javascript"));
+    let resp = app.clone().oneshot(Request::get("/assets/../Cargo.toml").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+}

@@ -128,7 +128,7 @@ async function newGame() {
     const relevant = rules.filter((o) => !o.key.startsWith("modules.") && (o.key.startsWith("base.") || o.key.startsWith("end.") || o.key.startsWith("scoring.") ||
       [...modulesOn].some((m) => o.key.startsWith(`${m}.`) || (m === "crop_circles" && o.key.startsWith("crop.")) || (m === "halflings" && o.key.startsWith("halflings.")) || (m === "abbey" && o.key.startsWith("abbey.")))));
     const optionRows = relevant.map((o) => h("label", { class: "option" },
-      h("span", { class: "key" }, o.key, o.rule ? h("small", {}, ` ${o.rule}`)),
+      h("span", { class: "key" }, o.key, o.rule ? h("small", {}, ` ${o.rule}`) : null),
       h("select", { onchange: (e) => { values[o.key] = e.target.value; } },
         o.values.map((v, i) => h("option", { value: v, selected: (values[o.key] ?? o.default) === v }, i === 0 ? `${v} (${t("defaultValue")})` : v))),
       h("span", { class: "doc" }, o.doc)));
@@ -195,6 +195,34 @@ export function readAction(text) {
 
 // ---------------------------------------------------------------- the table
 
+// A player's figures in supply, as small pictures with counts.
+function supplyIcons(p) {
+  const items = [["meeple", p.meeples], ["mayor", p.mayor], ["wagon", p.wagon], ["barn", p.barns], ["abbey", p.abbeys], ["triangle", p.triangles]];
+  return items.filter(([k, n]) => n > 0 || k === "meeple").map(([k, n]) => h("span", { class: "sup", title: `${t(k)}: ${n}` }, icon(k, p.color), String(n)));
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+function icon(kind, color) {
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", "-13 -25 26 28");
+  svg.setAttribute("class", "icon");
+  const path = {
+    meeple: "M0 -22 C3.4 -22 5 -19.6 5 -17 C5 -15.3 4.3 -14.2 3.4 -13.4 L10 -11.3 C11.7 -10.7 11.7 -7.8 10 -7.4 L5 -6.6 L8.3 -0.6 C8.8 0.5 8.1 1 7.2 1 L2.2 1 L0 -3.4 L-2.2 1 L-7.2 1 C-8.1 1 -8.8 0.5 -8.3 -0.6 L-5 -6.6 L-10 -7.4 C-11.7 -7.8 -11.7 -10.7 -10 -11.3 L-3.4 -13.4 C-4.3 -14.2 -5 -15.3 -5 -17 C-5 -19.6 -3.4 -22 0 -22 Z",
+    mayor: "M0 -24 L3 -19 L6 -23 L5 -16 L11 -11 L5 -8 L9 1 L2 1 L0 -3 L-2 1 L-9 1 L-5 -8 L-11 -11 L-5 -16 L-6 -23 L-3 -19 Z",
+    wagon: "M-11 -14 H11 V-5 H-11 Z M-6 -1 m-4 0 a4 4 0 1 0 8 0 a4 4 0 1 0 -8 0 M6 -1 m-4 0 a4 4 0 1 0 8 0 a4 4 0 1 0 -8 0",
+    barn: "M-11 1 V-12 L0 -21 L11 -12 V1 Z",
+    abbey: "M-10 1 V-12 H10 V1 Z M-12 -12 L0 -22 L12 -12 Z",
+    triangle: "M-11 -21 H11 V1 Z",
+  }[kind];
+  const e = document.createElementNS(SVGNS, "path");
+  e.setAttribute("d", path);
+  e.setAttribute("fill", kind === "abbey" || kind === "triangle" ? "#c9b48a" : color);
+  e.setAttribute("stroke", "rgba(0,0,0,.5)");
+  e.setAttribute("stroke-width", "1.2");
+  svg.append(e);
+  return svg;
+}
+
 class Table {
   constructor(id) {
     this.id = id;
@@ -236,9 +264,9 @@ class Table {
     this.scoreEl = h("section", { class: "scores", "aria-label": t("score") });
     this.boardEl = h("div", { class: "board-wrap" });
     this.zoomEl = h("div", { class: "zoom" },
-      h("button", { "aria-label": "+", onclick: () => this.board.zoom(1 / 1.25) }, "+"),
-      h("button", { "aria-label": "−", onclick: () => this.board.zoom(1.25) }, "−"),
-      h("button", { "aria-label": "fit", onclick: () => this.board.fit() }, "⤢"));
+      h("button", { "aria-label": "+", onclick: () => { this.board.userMoved = true; this.board.zoom(1 / 1.25); } }, "+"),
+      h("button", { "aria-label": "−", onclick: () => { this.board.userMoved = true; this.board.zoom(1.25); } }, "−"),
+      h("button", { "aria-label": "fit", onclick: () => { this.board.userMoved = false; this.board.fit(); } }, "⤢"));
     this.boardEl.append(this.zoomEl);
     this.panelEl = h("section", { class: "decision", "aria-live": "polite" });
     this.logEl = h("ol", { class: "log" });
@@ -256,6 +284,7 @@ class Table {
     this.ws = new WebSocket(url);
     this.ws.onmessage = async (m) => {
       const msg = JSON.parse(m.data);
+      this.pushes = (this.pushes || 0) + 1;
       if (msg.type === "update") {
         if (msg.cause === "take_back" || msg.cause === "sync") {
           this.events = (await get(`/api/games/${this.id}/events`)).data.events;
@@ -307,28 +336,25 @@ class Table {
     const g = this.view.game;
     this.scoreEl.replaceChildren(...players.map((p) => h("div", { class: `player${g.active === p.player && !g.game_over ? " active" : ""}${this.view.seat === p.player ? " me" : ""}` },
       h("span", { class: "swatch", style: `background:${p.color}` }),
-      h("span", { class: "pname" }, p.name, p.kind === "bot" ? h("small", {}, " 🤖") : null),
+      h("span", { class: "pname" }, p.name, p.kind === "bot" ? h("small", { class: "tag" }, t("bot")) : null),
       h("strong", { class: "pscore", "aria-label": t("score") }, p.score),
-      h("span", { class: "supply", title: t("meeples") }, `● ${p.meeples}`,
-        p.mayor ? ` ♛${p.mayor}` : "", p.wagon ? ` ⛟${p.wagon}` : "", p.barns ? ` ⌂${p.barns}` : "",
-        p.abbeys ? ` ✝${p.abbeys}` : "", p.triangles ? ` ◣${p.triangles}` : ""))),
+      h("span", { class: "supply" }, supplyIcons(p)))),
       h("div", { class: "stack" }, t("stack", { n: g.stack })));
   }
 
-  async act(text) {
-    const token = this.token(this.view);
-    const r = await post(`/api/games/${this.id}/actions`, { action: text, version: this.view.version }, token);
+  // Send an action (or a take-back, a confirmation). The answer is shown unless the socket has already brought
+  // something newer (a bot may have answered before our own answer arrived).
+  async send(path, body) {
+    const pushes = this.pushes || 0;
+    const r = await post(`/api/games/${this.id}/${path}`, { ...body, version: this.view.version }, this.token(this.view));
     if (!r.ok) { toast(t("error", { msg: r.data?.error || r.status })); return this.refresh(); }
-    this.show(r.data);
+    if ((this.pushes || 0) === pushes) this.show(r.data);
     if (Object.keys(tokens(this.id)).length > 1) this.refresh();
   }
 
-  async simple(path) {
-    const r = await post(`/api/games/${this.id}/${path}`, { version: this.view.version }, this.token(this.view));
-    if (!r.ok) { toast(t("error", { msg: r.data?.error || r.status })); return this.refresh(); }
-    this.show(r.data);
-    if (Object.keys(tokens(this.id)).length > 1) this.refresh();
-  }
+  act(text) { return this.send("actions", { action: text }); }
+
+  simple(path) { return this.send(path, {}); }
 
   renderPanel() {
     const v = this.view, g = v.game;
@@ -349,7 +375,7 @@ class Table {
     const me = v.seat ? g.players[Number(v.seat.slice(1)) - 1] : null;
     if (mine) parts.push(...this.decisionControls(legal, pending, me));
     const buttons = [];
-    if (mine && v.seat) buttons.push(h("button", { onclick: () => this.hint(), title: t("hint") }, `💡 ${t("hint")}`));
+    if (mine && v.seat) buttons.push(h("button", { onclick: () => this.hint(), title: t("hint") }, t("hint")));
     if (v.can_take_back) buttons.push(h("button", { onclick: () => this.simple("take-back"), "data-key": "Backspace" }, `↶ ${t("takeBack")}`));
     if (v.can_confirm) buttons.push(h("button", { class: "primary", onclick: () => this.simple("confirm") }, `✓ ${t("confirm")}`));
     if (buttons.length) parts.push(h("div", { class: "buttons" }, buttons));
@@ -513,9 +539,16 @@ class Table {
     const who = (list) => (list || []).map((p) => this.nameOf(p)).join(", ");
     const feature = t(`feature_${e.feature}`);
     switch (e.type) {
-      case "scored":
-        if (!e.winners?.length || !e.points) return t("ev_scored_none", { feature });
-        return t(e.when === "final" ? "ev_final" : "ev_scored", { who: who(e.winners), points: e.points, feature });
+      case "scored": {
+        const why = [];
+        if (e.tiles) why.push(t("n_tiles", { n: e.tiles }));
+        if (e.pennants) why.push(t("n_pennants", { n: e.pennants }));
+        if (e.cities) why.push(t("n_cities", { n: e.cities }));
+        if (e.reason && e.reason !== "completed" && e.reason !== "final") why.push(t(`reason_${e.reason}`));
+        const detail = why.length ? ` (${why.join(", ")})` : "";
+        if (!e.winners?.length || !e.points) return t("ev_scored_none", { feature }) + detail;
+        return t(e.when === "final" ? "ev_final" : "ev_scored", { who: who(e.winners), points: e.points, feature }) + detail;
+      }
       case "dragon_moved": return t("ev_dragon", { who: this.nameOf(e.player), space: e.space });
       case "meeple_returned": return t(e.cause === "dragon" ? "ev_eaten" : "ev_returned", { who: this.nameOf(e.player), kind: t(e.kind === "normal" ? "meeple" : e.kind) });
       case "volcano": return t("ev_volcano", { space: e.space });

@@ -84,6 +84,7 @@ export class Board {
     let last = null;
     this.svg.addEventListener("wheel", (e) => {
       e.preventDefault();
+      this.userMoved = true;
       this.zoom(e.deltaY > 0 ? 1.12 : 1 / 1.12, this.toBoard(e.clientX, e.clientY));
     }, { passive: false });
     this.svg.addEventListener("pointerdown", (e) => {
@@ -100,6 +101,7 @@ export class Board {
         const dx = ((e.clientX - prev[0]) / r.width) * this.view.w, dy = ((e.clientY - prev[1]) / r.height) * this.view.h;
         this.dragged += Math.abs(e.clientX - prev[0]) + Math.abs(e.clientY - prev[1]);
         if (this.dragged > 4) {
+          this.userMoved = true;
           this.view.x -= dx;
           this.view.y -= dy;
           this.setViewBox();
@@ -110,6 +112,7 @@ export class Board {
         if (last) this.zoom(last / d, this.toBoard((a[0] + b[0]) / 2, (a[1] + b[1]) / 2));
         last = d;
         this.dragged = 99;
+        this.userMoved = true;
       }
     });
     const up = (e) => { pointers.delete(e.pointerId); last = null; };
@@ -180,7 +183,8 @@ export class Board {
       const [ox, oy] = origin(parseSpace(fig.fairy));
       this.fairyAt([ox + 80, oy + 20]);
     }
-    if (!this.fitted) { this.fit(); this.fitted = true; }
+    // Keep every tile in sight until the player moves the board themselves.
+    if (!this.userMoved) this.fit();
   }
 
   fairyAt([x, y]) {

@@ -36,6 +36,8 @@ const STRINGS = {
     step: "Step", start: "Start", end: "End", back: "Back", forward: "Forward",
     ruleAbout: "The rule", error: "Something went wrong: {msg}", reconnecting: "Reconnecting…",
     notFound: "No such game.", hintSays: "The bot suggests: {action}",
+    n_tiles: "{n} tiles", n_pennants: "{n} pennants", n_cities: "{n} completed cities", abbey: "abbey", triangle: "triangles",
+    reason_barn_placed: "barn placed", reason_barn_connected: "barn joined", reason_barns: "barns", reason_farmers: "farmers",
     colour_red: "red", colour_blue: "blue", colour_green: "green", colour_yellow: "yellow", colour_black: "black", colour_purple: "purple",
   },
   ro: {
@@ -74,6 +76,8 @@ const STRINGS = {
     step: "Pas", start: "Început", end: "Sfârșit", back: "Înapoi", forward: "Înainte",
     ruleAbout: "Regula", error: "Ceva n-a mers: {msg}", reconnecting: "Se reconectează…",
     notFound: "Nu există partida.", hintSays: "Robotul sugerează: {action}",
+    n_tiles: "{n} piese", n_pennants: "{n} steme", n_cities: "{n} orașe terminate", abbey: "abație", triangle: "triunghiuri",
+    reason_barn_placed: "hambar așezat", reason_barn_connected: "hambar unit", reason_barns: "hambare", reason_farmers: "țărani",
     colour_red: "roșu", colour_blue: "albastru", colour_green: "verde", colour_yellow: "galben", colour_black: "negru", colour_purple: "mov",
   },
 };
