@@ -195,6 +195,18 @@ export function readAction(text) {
 
 // ---------------------------------------------------------------- the table
 
+// A crop-circle choice in words: `crop A`, `crop knight B`, `crop farmer` (the English reading names the role only).
+function choiceLabel(text) {
+  const w = text.split(" ");
+  if (w[0] !== "crop") return text;
+  const role = w.length >= 2 && !["A", "B"].includes(w[1]) ? w[1] : null;
+  const letter = w.find((x) => x === "A" || x === "B");
+  const parts = [];
+  if (role) parts.push(t(`role_${role}`));
+  if (letter) parts.push(t(`crop_${letter}`));
+  return parts.join(": ") || text;
+}
+
 // A player's figures in supply, as small pictures with counts.
 function supplyIcons(p) {
   const items = [["meeple", p.meeples], ["mayor", p.mayor], ["wagon", p.wagon], ["barn", p.barns], ["abbey", p.abbeys], ["triangle", p.triangles]];
@@ -416,7 +428,9 @@ class Table {
       out.push(h("div", { class: "buttons dragon-steps" }, dragon.map((a) => h("button", { onclick: () => this.act(a.text) }, { N: "↑", E: "→", S: "↓", W: "←" }[a.dir] + " " + a.dir))));
     }
     const choices = legal.filter((a) => a.type === "crop" || a.type === "other");
-    if (choices.length) out.push(h("div", { class: "buttons" }, choices.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text))));
+    if (choices.length) {
+      out.push(h("div", { class: "buttons choices" }, choices.map((a) => h("button", { onclick: () => this.act(a.text), "data-choice": a.text, title: a.text }, choiceLabel(a.text)))));
+    }
     const picks = legal.filter((a) => a.type === "pick");
     if (picks.length) {
       out.push(h("div", { class: "picks" }, picks.map((a) => h("button", { class: "tile-button", onclick: () => this.act(a.text), "aria-label": a.text }, tileIcon(this.board.tile(a.tile), "r0", 56)))));
