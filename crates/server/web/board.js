@@ -242,7 +242,7 @@ export class Board {
 
 // A single tile drawn on its own (the tile in hand, the draft, the tiles left), `size` pixels wide.
 export function tileIcon(def, orientation = "r0", size = 64) {
-  const svg = el("svg", { viewBox: "-4 -4 108 108", width: size, height: size, class: "tile-icon" });
+  const svg = el("svg", { viewBox: "-4 -4 108 108", width: size, height: size, class: "tile-icon", "data-tile": def?.id || "" });
   defs(svg);
   const g = el("g", { transform: `rotate(${90 * turns(orientation)} 50 50)` }, svg);
   if (def) drawTile(g, def);

@@ -1,0 +1,188 @@
+// The table in a real browser: headless Chromium driven by playwright-core, against a running `carc serve`.
+//
+//   node table.mjs http://127.0.0.1:8080 OUT_DIR
+//
+// 1. A whole game against a bot, by clicks, from the new-game form to the final scoring screen.
+// 2. Games with every module, by clicks, until each kind of decision has been answered through the table.
+// 3. Two people in two browser contexts: neither page ever shows the other's triangles.
+// Every page must log no console error. Screenshots go to OUT_DIR. Exits 1 on any failure.
+
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+
+const [base, out = "target/browser"] = process.argv.slice(2);
+mkdirSync(out, { recursive: true });
+const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+const failures = [];
+const report = {};
+
+function watch(page, name) {
+  page.setDefaultTimeout(3000);
+  page.on("console", (m) => { if (m.type() === "error") failures.push(`${name}: console error: ${m.text()}`); });
+  page.on("pageerror", (e) => failures.push(`${name}: page error: ${e.message}`));
+}
+
+async function api(path, body, token) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const r = await fetch(`${base}${path}`, { method: body ? "POST" : "GET", headers, body: body ? JSON.stringify(body) : undefined });
+  return r.json();
+}
+
+// The kind of decision an action answers, as the table sent it.
+function kindOf(action, triangles) {
+  const w = action.split(" ");
+  switch (w[0]) {
+    case "place": return w[1].endsWith("/abbey") ? "abbey" : triangles.has(w[1]) ? "triangle" : "tile";
+    case "wagon": return w.length === 2 ? "wagon" : "wagon move";
+    case "pass": return "pass";
+    default: return w[0];
+  }
+}
+
+// Make one move through the table's controls, preferring a kind of control not used yet. Returns false when there
+// was nothing to do.
+async function move(page, used, prefer = true) {
+  const controls = [];
+  const add = async (sel, kind) => { const n = await page.locator(sel).count(); for (let i = 0; i < n; i++) controls.push({ sel, i, kind }); };
+  if (await page.getByRole("button", { name: /Confirm turn/ }).count()) {
+    await page.getByRole("button", { name: /Confirm turn/ }).click();
+    return true;
+  }
+  await add(".space-mark", "place");
+  for (const k of ["deploy", "barn", "portal", "fairy", "princess", "wagon-move", "crop-add", "crop-remove", "dragon"]) await add(`.mark-${k}`, k);
+  await add(".figures button", "figure");
+  await add("[data-choice]", "choice");
+  await add(".picks .tile-button", "pick");
+  await add("button[data-action=pass]", "pass");
+  if (!controls.length) return false;
+  const fresh = controls.filter((c) => !used.has(c.kind) && c.kind !== "figure");
+  const pool = prefer && fresh.length && Math.random() < 0.9 ? fresh : controls.filter((c) => c.kind !== "pass" || controls.length === 1 || Math.random() < 0.3);
+  const c = pool[Math.floor(Math.random() * pool.length)] || controls[0];
+  await page.locator(c.sel).nth(c.i).click();
+  if (c.kind === "place") {
+    // Sometimes turn the tile first (only legal orientations are offered), then place it.
+    const right = page.getByRole("button", { name: "Rotate right" });
+    if (Math.random() < 0.5 && await right.isEnabled()) await right.click();
+    await page.getByRole("button", { name: "Place" }).click();
+  }
+  if (c.kind !== "figure") used.add(c.kind);
+  return true;
+}
+
+// Create a game through the form: a person against a bot, with the sets given and rule options set by key.
+async function createByForm(page, sets, options = {}) {
+  await page.goto(`${base}/`, { waitUntil: "networkidle" });
+  await page.getByRole("link", { name: "New game" }).click();
+  await page.waitForSelector(".seat-row");
+  await page.locator(".seat-row").nth(1).getByLabel("Level").selectOption("greedy");
+  for (const s of sets) { await page.getByLabel(s).click(); await page.waitForTimeout(50); }
+  if (Object.keys(options).length) await page.locator("details.options summary").click();
+  for (const [key, value] of Object.entries(options)) await page.locator(".option", { hasText: key }).locator("select").selectOption(value);
+  await page.getByRole("button", { name: "Create the game" }).click();
+  await page.getByRole("button", { name: /Play here/ }).click();
+  await page.waitForSelector("svg.board");
+}
+
+async function playToTheEnd(page, name, limitSeconds, onMove) {
+  const used = new Set();
+  const t0 = Date.now();
+  let moves = 0;
+  while ((Date.now() - t0) / 1000 < limitSeconds) {
+    if (await page.locator("dialog.final[open]").count()) return { moves, seconds: (Date.now() - t0) / 1000, finished: true };
+    let moved = false;
+    try { moved = await move(page, used); } catch { moved = false; }
+    if (!moved) { await page.waitForTimeout(80); continue; }
+    moves++;
+    if (onMove) await onMove(moves);
+    await page.waitForTimeout(40);
+  }
+  return { moves, seconds: (Date.now() - t0) / 1000, finished: false };
+}
+
+// 1. A whole base game against a bot.
+{
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  watch(page, "base game");
+  await createByForm(page, []);
+  await page.screenshot({ path: `${out}/1-start.png` });
+  const r = await playToTheEnd(page, "base game", 240, async (n) => { if (n === 40) await page.screenshot({ path: `${out}/1-middle.png` }); });
+  await page.screenshot({ path: `${out}/1-final.png` });
+  report.base = r;
+  if (!r.finished) failures.push(`base game: no final scoring screen after ${r.moves} moves`);
+  await page.close();
+}
+
+// 2. Every module, until every kind of decision was answered through the table.
+{
+  const want = ["tile", "triangle", "abbey", "pick", "meeple", "mayor", "wagon", "barn", "portal", "fairy", "dragon", "crop", "pass"];
+  const seen = new Set();
+  const games = [];
+  for (let game = 0; game < 5 && want.some((k) => !seen.has(k)); game++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    watch(page, `every module ${game + 1}`);
+    let triangles = new Set();
+    page.on("request", (req) => {
+      if (req.method() === "POST" && req.url().endsWith("/actions")) {
+        try { seen.add(kindOf(JSON.parse(req.postData()).action, triangles)); } catch { /* not ours */ }
+      }
+    });
+    await createByForm(page, ["Abbey & Mayor", "Princess & Dragon", "Crop Circles", "Halflings"],
+      game % 2 === 0 ? { "halflings.setup": "draft" } : {});
+    const id = page.url().split("/").pop();
+    const tiles = await api(`/api/games/${id}/tiles`);
+    triangles = new Set(tiles.tiles.filter((t) => t.shape === "triangle").map((t) => t.id));
+    const r = await playToTheEnd(page, "every module", 150, async (n) => { if (n % 60 === 0) await page.screenshot({ path: `${out}/2-game${game + 1}-${n}.png` }); });
+    await page.screenshot({ path: `${out}/2-game${game + 1}-end.png` });
+    games.push(r);
+    await page.close();
+  }
+  report.every_module = { games, answered: [...seen].sort() };
+  const missing = want.filter((k) => !seen.has(k));
+  if (missing.length) failures.push(`every module: never answered through the table: ${missing.join(", ")}`);
+}
+
+// 3. Two people, two browsers: each page shows its own triangles only.
+{
+  const created = await api("/api/games", { seats: [{ name: "Ana" }, { name: "Bo" }], sets: ["base", "half"] });
+  const seats = created.seats;
+  const pages = [];
+  for (const s of seats) {
+    const ctx = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const page = await ctx.newPage();
+    watch(page, `seat ${s.seat}`);
+    await page.goto(`${base}${s.invite}`, { waitUntil: "networkidle" });
+    await page.waitForSelector("svg.board");
+    pages.push(page);
+  }
+  const tiles = await api(`/api/games/${created.id}/tiles`);
+  const triangles = new Set(tiles.tiles.filter((t) => t.shape === "triangle").map((t) => t.id));
+  const used = [new Set(), new Set()];
+  let checks = 0;
+  for (let step = 0; step < 120; step++) {
+    for (let i = 0; i < 2; i++) {
+      const view = await api(`/api/games/${created.id}`, undefined, seats[i].token);
+      const mine = new Set(view.game.players[i].hand || []);
+      const other = new Set((await api(`/api/games/${created.id}`, undefined, seats[1 - i].token)).game.players[1 - i].hand || []);
+      const onBoard = new Set(view.game.board.map((b) => b.tile));
+      const shown = await pages[i].locator("aside [data-tile]").evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")));
+      for (const id of shown) {
+        if (triangles.has(id) && !mine.has(id) && !onBoard.has(id)) failures.push(`seat ${seats[i].seat} shows ${id}, which is not theirs`);
+        if (other.has(id) && !mine.has(id)) failures.push(`seat ${seats[i].seat} shows ${seats[1 - i].seat}'s triangle ${id}`);
+      }
+      checks++;
+    }
+    // Whoever has something to do does it (the other page finds nothing to click).
+    for (let i = 0; i < 2; i++) {
+      try { if (await move(pages[i], used[i], false)) await pages[i].waitForTimeout(60); } catch { /* the page was updating */ }
+    }
+  }
+  await pages[0].screenshot({ path: `${out}/3-seat-P1.png` });
+  await pages[1].screenshot({ path: `${out}/3-seat-P2.png` });
+  report.two_seats = { checks };
+}
+
+await browser.close();
+console.log(JSON.stringify({ report, failures }, null, 1));
+process.exit(failures.length ? 1 : 0);
