@@ -2,40 +2,14 @@
 //! with SIGKILL in the middle of several games and started again: every acknowledged action is still there, and the
 //! games go on, bots included, to records that `carc replay` replays to the same scores.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-struct Running {
-    child: Child,
-    base: String,
-}
+mod common;
 
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Start `carc serve` on a free port and read the address it prints.
-fn start(db: &std::path::Path) -> Running {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_carc"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--bot-threads", "2", "--db"])
-        .arg(db)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("carc serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url =
-        line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("no address in `{line}`"));
-    Running { child, base: url.trim_end_matches('/').to_string() }
-}
+use common::start;
 
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()

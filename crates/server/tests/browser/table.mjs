@@ -13,7 +13,11 @@ import { mkdirSync } from "node:fs";
 const [base, out = "target/browser"] = process.argv.slice(2);
 mkdirSync(out, { recursive: true });
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+const browser = await chromium.launch({
+  executablePath,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
 const failures = [];
 const report = {};
 
