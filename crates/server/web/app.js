@@ -336,6 +336,9 @@ class Table {
     this.view = view;
     if (changed) this.sel = { tile: null, space: null, orient: null, figure: this.sel.figure || "meeple" };
     const players = this.players(view);
+    // The tiles placed in the last round stand out.
+    const n = view.game.board.length;
+    this.board.recent = [...Array(Math.min(players.length, n - 1)).keys()].map((i) => n - 1 - i);
     this.board.render(view.game, players);
     this.renderScores(players);
     this.renderPanel();
@@ -555,9 +558,9 @@ class Table {
     switch (e.type) {
       case "scored": {
         const why = [];
-        if (e.tiles) why.push(t("n_tiles", { n: e.tiles }));
+        if (e.tiles && (e.feature === "city" || e.feature === "road")) why.push(t("n_tiles", { n: e.tiles }));
         if (e.pennants) why.push(t("n_pennants", { n: e.pennants }));
-        if (e.cities) why.push(t("n_cities", { n: e.cities }));
+        if (e.cities && e.feature === "field") why.push(t("n_cities", { n: e.cities }));
         if (e.reason && e.reason !== "completed" && e.reason !== "final") why.push(t(`reason_${e.reason}`));
         const detail = why.length ? ` (${why.join(", ")})` : "";
         if (!e.winners?.length || !e.points) return t("ev_scored_none", { feature }) + detail;

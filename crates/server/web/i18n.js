@@ -15,7 +15,7 @@ const STRINGS = {
     turnOf: "{name}'s turn", yourTurn: "Your turn", waitingFor: "Waiting for {name}", gameOver: "Game over",
     stack: "{n} tiles left", confirm: "Confirm turn", takeBack: "Take back", hint: "Hint", autoConfirm: "Confirm my turns at once",
     rotate: "Rotate", rotateLeft: "Rotate left", rotateRight: "Rotate right", place: "Place", pass: "Pass",
-    drawTile: "Draw a tile", noMeeple: "No figure", chooseAction: "Your choice",
+    drawTile: "Draw a tile", noMeeple: "No figure", chooseAction: "All legal actions",
     decision_phase1: "Play a triangle or an abbey, or draw a tile", decision_place_tile: "Place the tile",
     decision_phase2: "Deploy a figure, or pass", decision_move_dragon: "Move the dragon (step {step})",
     decision_crop_choice: "Crop circle: choose the action", decision_crop_answer: "Crop circle: your answer",
@@ -38,7 +38,8 @@ const STRINGS = {
     notFound: "No such game.", hintSays: "The bot suggests: {action}",
     crop_A: "A — everyone may add a figure beside one of theirs", crop_B: "B — everyone takes one of theirs back",
     role_knight: "knights", role_highwayman: "highwaymen", role_farmer: "farmers",
-    n_tiles: "{n} tiles", n_pennants: "{n} pennants", n_cities: "{n} completed cities", abbey: "abbey", triangle: "triangles",
+    n_tiles: "{n} tiles", n_pennants: "{n} pennants", n_cities: "{n} completed cities",
+    n_tiles_one: "1 tile", n_pennants_one: "1 pennant", n_cities_one: "1 completed city", stack_one: "1 tile left", abbey: "abbey", triangle: "triangles",
     reason_barn_placed: "barn placed", reason_barn_connected: "barn joined", reason_barns: "barns", reason_farmers: "farmers",
     colour_red: "red", colour_blue: "blue", colour_green: "green", colour_yellow: "yellow", colour_black: "black", colour_purple: "purple",
   },
@@ -56,7 +57,7 @@ const STRINGS = {
     turnOf: "Rândul lui {name}", yourTurn: "E rândul tău", waitingFor: "Se așteaptă {name}", gameOver: "Partida s-a încheiat",
     stack: "{n} piese rămase", confirm: "Confirmă tura", takeBack: "Anulează", hint: "Sugestie", autoConfirm: "Confirmă-mi turele imediat",
     rotate: "Rotește", rotateLeft: "Rotește la stânga", rotateRight: "Rotește la dreapta", place: "Așază", pass: "Mai departe",
-    drawTile: "Trage o piesă", noMeeple: "Nicio figură", chooseAction: "Alegerea ta",
+    drawTile: "Trage o piesă", noMeeple: "Nicio figură", chooseAction: "Toate acțiunile permise",
     decision_phase1: "Joacă un triunghi sau o abație, ori trage o piesă", decision_place_tile: "Așază piesa",
     decision_phase2: "Pune o figură sau treci mai departe", decision_move_dragon: "Mută dragonul (pasul {step})",
     decision_crop_choice: "Cerc în lan: alege acțiunea", decision_crop_answer: "Cerc în lan: răspunsul tău",
@@ -80,7 +81,8 @@ const STRINGS = {
     notFound: "Nu există partida.", hintSays: "Robotul sugerează: {action}",
     crop_A: "A — fiecare poate adăuga o figură lângă una de-a sa", crop_B: "B — fiecare își ia înapoi una de-a sa",
     role_knight: "cavaleri", role_highwayman: "tâlhari", role_farmer: "țărani",
-    n_tiles: "{n} piese", n_pennants: "{n} steme", n_cities: "{n} orașe terminate", abbey: "abație", triangle: "triunghiuri",
+    n_tiles: "{n} piese", n_pennants: "{n} steme", n_cities: "{n} orașe terminate",
+    n_tiles_one: "1 piesă", n_pennants_one: "1 stemă", n_cities_one: "1 oraș terminat", stack_one: "1 piesă rămasă", abbey: "abație", triangle: "triunghiuri",
     reason_barn_placed: "hambar așezat", reason_barn_connected: "hambar unit", reason_barns: "hambare", reason_farmers: "țărani",
     colour_red: "roșu", colour_blue: "albastru", colour_green: "verde", colour_yellow: "galben", colour_black: "negru", colour_purple: "mov",
   },
@@ -101,6 +103,8 @@ export function setLanguage(l) {
 
 // The text for `key`, with `{name}` placeholders filled from `params`.
 export function t(key, params = {}) {
+  // `key_one` is the singular form, used when the count `n` is 1.
+  if (params.n === 1 && (STRINGS[lang][`${key}_one`] || STRINGS.en[`${key}_one`])) key = `${key}_one`;
   const s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
 }
