@@ -310,3 +310,38 @@ pub fn rule_options_json() -> Value {
     }
     Value::Array(rows)
 }
+
+/// The features that hold figures, for an ownership overlay: each with its `kind`, whether it is `complete`, the
+/// `holders` who would score it now ([`Game::holders`]) and every segment in it (`{space, segment}`, with `corner` on
+/// a triangle).
+pub fn features_json(g: &Game) -> Value {
+    let b = g.board();
+    let mut roots: Vec<crate::SegmentId> = g.meeples().iter().map(|m| b.root(m.segment)).collect();
+    roots.sort_unstable();
+    roots.dedup();
+    Value::Array(
+        roots
+            .into_iter()
+            .map(|r| {
+                let info = b.feature(r);
+                let members: Vec<Value> = b
+                    .members(r)
+                    .map(|s| {
+                        let (space, _, segment) = g.describe_segment(s);
+                        let mut v = json!({ "space": space.to_string(), "segment": segment });
+                        if let crate::board::Placement::Triangle(c) = b.tile(b.segment_tile(s).0).placement {
+                            v["corner"] = json!(c.name());
+                        }
+                        v
+                    })
+                    .collect();
+                json!({
+                    "kind": info.kind.name(),
+                    "complete": info.complete,
+                    "holders": g.holders(r).iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+                    "segments": members,
+                })
+            })
+            .collect(),
+    )
+}

@@ -464,6 +464,7 @@ fn public_event(g: &Game, n: usize, e: &Event) -> Value {
 /// under hills (their counts are public: a player could keep them; their order and which went under a hill are not).
 pub(crate) fn game_view(g: &Game, seat: Option<Player>) -> Value {
     let mut v = view_json_for(g, seat);
+    v["features"] = carcassonne::report::features_json(g);
     let mut counts = vec![0u32; g.catalogue().len()];
     for (k, n) in g.chance_outcomes() {
         counts[k.0 as usize] += n;

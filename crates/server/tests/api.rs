@@ -114,6 +114,18 @@ async fn play_people(app: &Router, id: &str, tokens: &[Option<String>], seed: u6
             for (j, p) in v["game"]["players"].as_array().unwrap().iter().enumerate() {
                 assert_eq!(p.get("hand").is_some(), i == j, "step {step}: seat {i} sees seat {j}'s hand?");
             }
+            // Each feature's holders have a figure on one of its segments.
+            for f in v["game"]["features"].as_array().unwrap() {
+                let on = |m: &Value| {
+                    f["segments"].as_array().unwrap().iter().any(|s| s["space"] == m["space"] && s["segment"] == m["segment"])
+                };
+                let present: Vec<&Value> =
+                    v["game"]["meeples"].as_array().unwrap().iter().filter(|m| on(m)).map(|m| &m["player"]).collect();
+                assert!(!present.is_empty(), "a feature listed without figures: {f}");
+                for h in f["holders"].as_array().unwrap() {
+                    assert!(present.contains(&h), "holder {h} has no figure in {f}");
+                }
+            }
             let version = v["version"].as_u64().unwrap();
             if v["can_confirm"] == true {
                 // Now and then take back first (and then act again).

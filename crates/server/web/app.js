@@ -280,6 +280,8 @@ class Table {
       h("button", { "aria-label": "−", onclick: () => { this.board.userMoved = true; this.board.zoom(1.25); } }, "−"),
       h("button", { "aria-label": "fit", onclick: () => { this.board.userMoved = false; this.board.fit(); } }, "⤢"));
     this.boardEl.append(this.zoomEl);
+    this.overlayEl = h("label", { class: "overlay-toggle check" }, h("input", { type: "checkbox", onchange: (e) => { this.board.overlay = e.target.checked; this.show(this.view); } }), t("overlay"));
+    this.boardEl.append(this.overlayEl);
     this.panelEl = h("section", { class: "decision", "aria-live": "polite" });
     this.logEl = h("ol", { class: "log" });
     this.leftEl = h("div", { class: "tiles-left" });

@@ -172,6 +172,21 @@ export class Board {
       const color = players[Number(b.player.slice(1)) - 1]?.color;
       figure(this.layers.figures, "barn", color, [ox + corner[0], oy + corner[1] - 6]);
     }
+    // Who holds what: every segment of a feature with figures, ringed in its holders' colours.
+    if (this.overlay) {
+      for (const f of state.features || []) {
+        const colours = f.holders.map((p) => players[Number(p.slice(1)) - 1]?.color || "#888");
+        if (!colours.length) continue;
+        for (const s of f.segments) {
+          const at = this.segmentPoint(s.space, s.segment, s.corner);
+          if (!at) continue;
+          colours.forEach((c, i) => {
+            const r = 13 - i * 4;
+            el("circle", { cx: at[0], cy: at[1] - 4, r, fill: "none", stroke: c, "stroke-width": 3.5, opacity: 0.85, class: "holder" }, this.layers.last);
+          });
+        }
+      }
+    }
     const fig = state.figures || {};
     if (fig.dragon) {
       const [ox, oy] = origin(parseSpace(fig.dragon));

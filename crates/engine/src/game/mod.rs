@@ -977,6 +977,12 @@ impl Game {
         self.steps.push(Step::GameOver);
     }
 
+    /// The players who would score the feature of segment `s` if it were scored now: the highest strength among the
+    /// figures on it (BASE-10, MAYOR-04, with the hill's tie-break, HALF-18); empty when it holds no figure.
+    pub fn holders(&self, s: SegmentId) -> Players {
+        self.majority(self.board.root(s))
+    }
+
     /// Where a segment is, for people: its space, its tile's id and its notation name (`road@E`).
     pub fn describe_segment(&self, seg: SegmentId) -> (Space, String, String) {
         let (t, local) = self.board.segment_tile(seg);
