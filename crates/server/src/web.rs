@@ -34,6 +34,46 @@ fn file(path: &str) -> Response {
     ([(header::CONTENT_TYPE, mime(name)), (header::CACHE_CONTROL, "no-cache")], body).into_response()
 }
 
+/// docs/rules.md, for the rules pages.
+pub(crate) async fn rules_md() -> Response {
+    ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], RULES_MD).into_response()
+}
+
+/// The names of the example games (docs/examples).
+pub(crate) async fn examples() -> axum::Json<serde_json::Value> {
+    axum::Json(serde_json::json!({ "examples": EXAMPLES.iter().map(|(n, _)| *n).collect::<Vec<_>>() }))
+}
+
+/// `?at=N`: a position in an example game.
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct AtQuery {
+    #[serde(default)]
+    at: Option<usize>,
+}
+
+/// An example game replayed to its action `at` (default: the end): the table as a spectator sees it, the tile kinds
+/// to draw it with, and its number of actions.
+pub(crate) async fn example(
+    Path(name): Path<String>,
+    axum::extract::Query(q): axum::extract::Query<AtQuery>,
+) -> Result<axum::Json<serde_json::Value>, crate::error::ApiError> {
+    use crate::error::ApiError;
+    let (_, text) =
+        EXAMPLES.iter().find(|(n, _)| *n == name).ok_or_else(|| ApiError::NotFound(name.chars().take(40).collect()))?;
+    let mut record = carcassonne::Record::from_json(text).map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    let total = record.actions.len();
+    record.actions.truncate(q.at.unwrap_or(total).min(total));
+    let r = record.replay().map_err(|e| ApiError::Unavailable(e.to_string()))?;
+    Ok(axum::Json(serde_json::json!({
+        "name": name,
+        "total": total,
+        "at": record.actions.len(),
+        "last": record.actions.last(),
+        "game": crate::room::game_view(&r.game, None),
+        "tiles": carcassonne::report::tiles_json(r.game.catalogue()),
+    })))
+}
+
 /// The page: `/`, and `/play/{id}` (an invite link).
 pub(crate) async fn page() -> Response {
     file("index.html")
@@ -50,6 +90,8 @@ mod tests {
     fn the_page_is_embedded() {
         let names: Vec<&str> = super::ASSETS.iter().map(|(n, _)| *n).collect();
         assert!(names.contains(&"index.html"), "{names:?}");
+        assert!(super::RULES_MD.contains("DRAGON-07"));
+        assert!(super::EXAMPLES.iter().any(|(n, _)| *n == "princess-and-dragon"));
         assert_eq!(super::mime("app.js"), "text/javascript; charset=utf-8");
     }
 }

@@ -117,7 +117,11 @@ async fn play_people(app: &Router, id: &str, tokens: &[Option<String>], seed: u6
             // Each feature's holders have a figure on one of its segments.
             for f in v["game"]["features"].as_array().unwrap() {
                 let on = |m: &Value| {
-                    f["segments"].as_array().unwrap().iter().any(|s| s["space"] == m["space"] && s["segment"] == m["segment"])
+                    f["segments"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|s| s["space"] == m["space"] && s["segment"] == m["segment"])
                 };
                 let present: Vec<&Value> =
                     v["game"]["meeples"].as_array().unwrap().iter().filter(|m| on(m)).map(|m| &m["player"]).collect();

@@ -5,6 +5,7 @@
 import { t, setLanguage, language, LANGUAGES } from "./i18n.js";
 import { Board, tileIcon, parseSpace } from "./board.js";
 import { PLAYER_COLORS, COLOUR_HEX, seatColour } from "./tiles.js";
+import { ruleLink } from "./rules.js";
 
 const root = document.getElementById("app");
 
@@ -388,6 +389,20 @@ class Table {
     else if (v.awaiting_confirmation) headline = t("waitingFor", { name: this.nameOf(v.awaiting_confirmation) });
     else headline = pending.player ? t("waitingFor", { name: this.nameOf(pending.player) }) : t(`decision_${pending.kind}`);
     parts.push(h("h2", { class: mine || v.can_confirm ? "yours" : "" }, headline));
+    // One click to the rule the decision is about (the wagon's under the edition chosen).
+    const rules = v.setup.rules || {};
+    const about = {
+      place_tile: "BASE-04", phase2: "BASE-06", move_dragon: "DRAGON-07", crop_choice: "CROP-04", crop_answer: "CROP-06",
+      princess: "PRINCESS-02", move_wagon: rules["wagon.movement"] === "c1" ? "WAGON-07" : "WAGON-06", draft: "HALF-03",
+      phase1: legal.some((a) => a.type === "place" && a.tile.endsWith("/abbey")) && !legal.some((a) => a.type === "place" && !a.tile.endsWith("/abbey")) ? "ABBEY-02" : "HALF-04",
+    }[pending.kind];
+    if (mine && about) {
+      const links = [h("a", { href: ruleLink(about), target: "_blank", class: "rule-link" }, `${t("ruleAbout")} ${about}`)];
+      if (legal.some((a) => a.type === "place" && this.board.tile(a.tile)?.shape === "triangle")) {
+        links.push(h("a", { href: ruleLink("VAR-16"), target: "_blank", class: "rule-link" }, t("triangleScoring", { v: rules["halflings.scoring"] || "jan2021" })));
+      }
+      parts.push(h("p", { class: "rule-links" }, links));
+    }
     if (v.seat === null) parts.push(h("p", { class: "muted" }, t("spectator")));
     const me = v.seat ? g.players[Number(v.seat.slice(1)) - 1] : null;
     if (mine) parts.push(...this.decisionControls(legal, pending, me));
