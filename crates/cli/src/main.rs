@@ -14,6 +14,7 @@ mod arena;
 mod bench;
 mod describe;
 mod hint;
+mod import;
 mod input;
 mod loadtest;
 mod play;
@@ -103,6 +104,9 @@ enum Command {
     /// Run the game server: games kept in a SQLite file (or PostgreSQL), seats with private tokens, bots, and an HTTP
     /// and WebSocket API (docs/server-api.md).
     Serve(serve::ServeArgs),
+    /// Bring a game in from its record onto the server's database, to play it on in the browser: prints an invite
+    /// link for every person's seat.
+    Import(import::ImportArgs),
     /// Load-test the server over loopback: many bot games at once and a few people playing against bots; prints
     /// actions per second and a person's action latency, and checks that every record replays.
     Loadtest(loadtest::LoadArgs),
@@ -199,6 +203,7 @@ fn run(cli: Cli) -> Result<String> {
         Command::Arena(a) => arena::arena(&a),
         Command::Hint(a) => hint::hint(&a),
         Command::Serve(a) => serve::serve(&a),
+        Command::Import(a) => import::import(&a),
         Command::Loadtest(a) => loadtest::loadtest(&a),
         Command::Perft { file, depth, json } => perft(&file, depth, json),
         Command::Rules { json } => rules(json),

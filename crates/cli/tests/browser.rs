@@ -34,13 +34,27 @@ fn the_table_plays_whole_games_in_a_real_browser() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let server = common::start(&tmp.path().join("games.sqlite"));
+    let db = tmp.path().join("games.sqlite");
+    // A game at the princess's decision, brought in with `carc import`.
+    let import = Command::new(env!("CARGO_BIN_EXE_carc"))
+        .arg("import")
+        .arg(dir.join("princess.json"))
+        .arg("--db")
+        .arg(&db)
+        .args(["--bot", "P2=greedy", "--name", "P1=Ana"])
+        .output()
+        .expect("carc import runs");
+    let printed = String::from_utf8_lossy(&import.stdout).into_owned();
+    assert!(import.status.success(), "carc import: {}", String::from_utf8_lossy(&import.stderr));
+    let invite = printed.lines().find_map(|l| l.strip_prefix("P1: ")).expect("an invite for P1").trim().to_string();
+    let server = common::start(&db);
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
     let out = Command::new("node")
         .arg(dir.join("table.mjs"))
         .arg(&server.base)
         .arg(&shots)
         .env("CHROMIUM", &chromium)
+        .env("PRINCESS_INVITE", &invite)
         .output()
         .expect("node runs");
     let report = String::from_utf8_lossy(&out.stdout);

@@ -131,10 +131,13 @@ pub fn meeples_json(g: &Game) -> Value {
     Value::Array(g.meeples().iter().map(|m| meeple_json(g, m)).collect())
 }
 
-/// The neutral figures: `{"dragon": "x,y" | null, "fairy": "x,y" | null, "set_aside": [tile ids]}`.
+/// The neutral figures: `{"dragon": "x,y" | null, "dragon_path": ["x,y", …], "fairy": "x,y" | null, "set_aside":
+/// [tile ids]}`; `dragon_path` lists the spaces of the dragon's current movement so far, its start first (empty when
+/// it is not moving).
 pub fn figures_json(g: &Game) -> Value {
     json!({
         "dragon": g.dragon().map(|s| s.to_string()),
+        "dragon_path": g.dragon_path().iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         "fairy": g.fairy().map(|s| s.to_string()),
         "set_aside": g.set_aside().iter().map(|k| g.catalogue().def(*k).id.clone()).collect::<Vec<_>>(),
     })

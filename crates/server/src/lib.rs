@@ -120,6 +120,53 @@ impl Server {
         Ok(Server { state })
     }
 
+    /// Bring a game in from a record (`carc import`): its setup, seed, stack and actions as they are, with a person
+    /// on every seat except those given a bot spec in `bots` (seat order). Returns the game's id and each person's
+    /// token, in seat order (`None` for bots).
+    ///
+    /// # Errors
+    /// When the record does not replay, a bot spec does not read, or the database fails.
+    pub async fn import(
+        &self,
+        record: &carcassonne::Record,
+        names: &[Option<String>],
+        bots: &[Option<String>],
+    ) -> Result<(String, Vec<Option<String>>), String> {
+        let replay = record.replay().map_err(|e| e.to_string())?;
+        let n = record.setup.players as usize;
+        let mut seats = Vec::new();
+        let mut tokens = Vec::new();
+        for i in 0..n {
+            let bot = match bots.get(i).cloned().flatten() {
+                Some(b) => Some(b.parse::<BotSpec>().map_err(|e| format!("P{}: {e}", i + 1))?),
+                None => None,
+            };
+            let token = if bot.is_none() { Some(token::new_token().map_err(|e| e.to_string())?) } else { None };
+            let name = names.get(i).cloned().flatten().unwrap_or_else(|| match &bot {
+                Some(b) => format!("{b} bot"),
+                None => format!("Player {}", i + 1),
+            });
+            seats.push(Seat {
+                name,
+                bot,
+                open: false,
+                token_hash: token.as_deref().map(token::hash),
+                auto_confirm: false,
+                colour: room::COLOURS[i % room::COLOURS.len()],
+            });
+            tokens.push(token);
+        }
+        let id = token::new_game_id().map_err(|e| e.to_string())?;
+        let created_at =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
+        let room = Room::import(id.clone(), created_at, record.setup.clone(), seats, &replay.actions)?;
+        self.state.store.create(&stored_of(&room)).await.map_err(|e| e.to_string())?;
+        if let Ok(mut games) = self.state.games.write() {
+            games.insert(id.clone(), Arc::new(handle_of(room)));
+        }
+        Ok((id, tokens))
+    }
+
     /// The HTTP routes (docs/server-api.md).
     pub fn router(&self) -> axum::Router {
         api::router(Arc::clone(&self.state))
@@ -387,6 +434,7 @@ fn stored_of(room: &Room) -> StoredGame {
     StoredGame {
         id: room.id.clone(),
         created_at: room.created_at,
+        status: room.status().to_string(),
         setup: serde_json::to_string(&room.setup).unwrap_or_default(),
         confirmed: room.confirmed() as i64,
         seats: room

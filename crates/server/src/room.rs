@@ -162,6 +162,22 @@ impl Room {
         Ok(room)
     }
 
+    /// A game brought in from a record (its setup and actions as they are): nothing of it can be taken back, and the
+    /// draws it is waiting for are made.
+    pub(crate) fn import(
+        id: String,
+        created_at: i64,
+        setup: Setup,
+        seats: Vec<Seat>,
+        actions: &[String],
+    ) -> Result<Room, String> {
+        let mut room = Room::restore(id, created_at, setup, seats, actions, 0)?;
+        room.seal();
+        room.confirmed = room.version();
+        room.settle();
+        Ok(room)
+    }
+
     /// The room as it was after its first `n` actions (a replay's position).
     pub(crate) fn at(&self, n: usize) -> Result<Room, String> {
         let actions: Vec<String> = self.entries[..n.min(self.entries.len())].iter().map(|e| e.text.clone()).collect();

@@ -42,6 +42,7 @@ pub(crate) struct StoredSeat {
 pub(crate) struct StoredGame {
     pub id: String,
     pub created_at: i64,
+    pub status: String,
     pub setup: String,
     pub confirmed: i64,
     pub seats: Vec<StoredSeat>,
@@ -183,15 +184,14 @@ impl Store {
     /// Store a new game with its seats and its first actions (the server's opening draws).
     pub(crate) async fn create(&self, g: &StoredGame) -> Result<(), StoreError> {
         with_tx!(self, |tx| {
-            sqlx::query(
-                "INSERT INTO games (id, created_at, setup, status, confirmed) VALUES ($1, $2, $3, 'running', $4)",
-            )
-            .bind(&g.id)
-            .bind(g.created_at)
-            .bind(&g.setup)
-            .bind(g.confirmed)
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query("INSERT INTO games (id, created_at, setup, status, confirmed) VALUES ($1, $2, $3, $4, $5)")
+                .bind(&g.id)
+                .bind(g.created_at)
+                .bind(&g.setup)
+                .bind(&g.status)
+                .bind(g.confirmed)
+                .execute(&mut *tx)
+                .await?;
             for (i, s) in g.seats.iter().enumerate() {
                 sqlx::query(
                     "INSERT INTO seats (game_id, seat, name, bot, open, token_hash, auto_confirm, colour) \
@@ -316,7 +316,7 @@ impl Store {
     /// One game, or `None`.
     pub(crate) async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let row = on_pool!(self, |pool| {
-            sqlx::query("SELECT id, created_at, setup, confirmed FROM games WHERE id = $1")
+            sqlx::query("SELECT id, created_at, setup, confirmed, status FROM games WHERE id = $1")
                 .bind(id)
                 .fetch_optional(pool)
                 .await?
@@ -326,11 +326,12 @@ impl Store {
                         r.try_get::<i64, _>(1)?,
                         r.try_get::<String, _>(2)?,
                         r.try_get::<i64, _>(3)?,
+                        r.try_get::<String, _>(4)?,
                     ))
                 })
                 .transpose()?
         });
-        let Some((id, created_at, setup, confirmed)) = row else { return Ok(None) };
+        let Some((id, created_at, setup, confirmed, status)) = row else { return Ok(None) };
         let seats = self.seats(&id).await?;
         let actions = on_pool!(self, |pool| {
             sqlx::query("SELECT action FROM actions WHERE game_id = $1 ORDER BY n")
@@ -341,7 +342,7 @@ impl Store {
                 .map(|r| r.try_get::<String, _>(0))
                 .collect::<Result<Vec<_>, _>>()?
         });
-        Ok(Some(StoredGame { id, created_at, setup, confirmed, seats, actions }))
+        Ok(Some(StoredGame { id, created_at, status, setup, confirmed, seats, actions }))
     }
 
     /// The ids of the games still running.

@@ -188,6 +188,11 @@ export class Board {
       }
     }
     const fig = state.figures || {};
+    // The dragon's way so far in this movement.
+    if ((fig.dragon_path || []).length > 1) {
+      const pts = fig.dragon_path.map((sp) => { const [ox, oy] = origin(parseSpace(sp)); return `${ox + 50},${oy + 50}`; });
+      el("polyline", { points: pts.join(" "), class: "dragon-path", fill: "none" }, this.layers.figures);
+    }
     if (fig.dragon) {
       const [ox, oy] = origin(parseSpace(fig.dragon));
       const g = el("g", { class: "dragon", transform: `translate(${ox + 50} ${oy + 50})` }, this.layers.figures);

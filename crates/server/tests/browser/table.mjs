@@ -147,6 +147,25 @@ async function playToTheEnd(page, name, limitSeconds, onMove) {
   if (missing.length) failures.push(`every module: never answered through the table: ${missing.join(", ")}`);
 }
 
+// 4. The princess, which random play reaches only now and then: a game imported (`carc import princess.json`) at
+// the moment a princess tile was added to a city with knights; the person sends one home by clicking it.
+if (process.env.PRINCESS_INVITE) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  watch(page, "princess");
+  let sent = null;
+  page.on("request", (req) => { if (req.method() === "POST" && req.url().endsWith("/actions")) sent = JSON.parse(req.postData()).action; });
+  await page.goto(`${base}${process.env.PRINCESS_INVITE}`, { waitUntil: "networkidle" });
+  await page.waitForSelector(".mark-princess");
+  await page.screenshot({ path: `${out}/4-princess.png` });
+  await page.locator(".mark-princess").first().click();
+  await page.waitForTimeout(300);
+  report.princess = sent;
+  if (!sent || !sent.startsWith("princess ")) failures.push(`princess: the table sent ${sent}`);
+  await page.close();
+} else {
+  failures.push("princess: PRINCESS_INVITE is not set (crates/cli/tests/browser.rs imports the game)");
+}
+
 // 3. Two people, two browsers: each page shows its own triangles only.
 {
   const created = await api("/api/games", { seats: [{ name: "Ana" }, { name: "Bo" }], sets: ["base", "half"] });
