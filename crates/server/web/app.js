@@ -407,9 +407,9 @@ class Table {
     const me = v.seat ? g.players[Number(v.seat.slice(1)) - 1] : null;
     if (mine) parts.push(...this.decisionControls(legal, pending, me));
     const buttons = [];
-    if (mine && v.seat) buttons.push(h("button", { onclick: () => this.hint(), title: t("hint") }, t("hint")));
-    if (v.can_take_back) buttons.push(h("button", { onclick: () => this.simple("take-back"), "data-key": "Backspace" }, `↶ ${t("takeBack")}`));
-    if (v.can_confirm) buttons.push(h("button", { class: "primary", onclick: () => this.simple("confirm") }, `✓ ${t("confirm")}`));
+    if (mine && v.seat) buttons.push(h("button", { onclick: () => this.hint(), title: `${t("hint")} (H)` }, t("hint")));
+    if (v.can_take_back) buttons.push(h("button", { onclick: () => this.simple("take-back"), title: `${t("takeBack")} (Ctrl+Z)` }, `↶ ${t("takeBack")}`));
+    if (v.can_confirm) buttons.push(h("button", { class: "primary", onclick: () => this.simple("confirm"), title: `${t("confirm")} (C)` }, `✓ ${t("confirm")}`));
     if (buttons.length) parts.push(h("div", { class: "buttons" }, buttons));
     if (me?.hand?.length && !legal.some((a) => a.type === "place" && me.hand.includes(a.tile))) {
       parts.push(h("div", { class: "hand" }, h("h3", {}, t("hand")), me.hand.map((id) => tileIcon(this.board.tile(id), "r0", 48))));
@@ -457,7 +457,7 @@ class Table {
     }
     if (pass) {
       const label = pending.kind === "phase1" ? t("drawTile") : pending.kind === "phase2" ? t("noMeeple") : t("pass");
-      out.push(h("div", { class: "buttons" }, h("button", { class: pending.kind === "phase1" ? "primary" : "", onclick: () => this.act("pass"), "data-action": "pass" }, label)));
+      out.push(h("div", { class: "buttons" }, h("button", { class: pending.kind === "phase1" ? "primary" : "", onclick: () => this.act("pass"), "data-action": "pass", title: `${label} (P)` }, label)));
     }
     return out;
   }
@@ -561,12 +561,21 @@ class Table {
 
   key(e) {
     if (e.target.closest("input, select, textarea")) return;
+    const v = this.view;
+    // The turn's buttons from the keyboard: take back, confirm, pass (or draw), hint.
+    if ((e.key === "z" && (e.ctrlKey || e.metaKey)) || e.key === "Backspace") {
+      if (v?.can_take_back) { e.preventDefault(); this.simple("take-back"); }
+      return;
+    }
+    if (e.key === "c" && v?.can_confirm) { this.simple("confirm"); return; }
+    if (e.key === "p" && v?.game.legal.includes("pass")) { this.act("pass"); return; }
+    if (e.key === "h" && v?.game.legal.length && v.seat) { this.hint(); return; }
     if (e.key === "r" || e.key === "R") { this.rotate(e.shiftKey ? -1 : 1); e.preventDefault(); }
     else if (e.key === "Enter" && this.sel.space) { this.placeSelected(); e.preventDefault(); }
     else if (e.key === "Escape") { this.sel.space = null; this.renderPanel(); }
-    else if (e.key === "+" || e.key === "=") this.board.zoom(1 / 1.25);
-    else if (e.key === "-") this.board.zoom(1.25);
-    else if (e.key === "0") this.board.fit();
+    else if (e.key === "+" || e.key === "=") { this.board.userMoved = true; this.board.zoom(1 / 1.25); }
+    else if (e.key === "-") { this.board.userMoved = true; this.board.zoom(1.25); }
+    else if (e.key === "0") { this.board.userMoved = false; this.board.fit(); }
   }
 
   eventText(e) {

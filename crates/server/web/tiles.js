@@ -70,7 +70,11 @@ function cityPath(sides, tile) {
     for (const s of run) d += `L${fmt(SIDE_CORNERS[s][1])} `;
     const end = SIDE_CORNERS[run[run.length - 1]][1];
     const next = SIDE_CORNERS[runs[(i + 1) % runs.length][0]][0];
-    const ctrl = lerp(lerp(end, next, 0.5), c, 0.72);
+    let ctrl = lerp(lerp(end, next, 0.5), c, 0.72);
+    // A city across a corner (two sides meeting there) gets a wall that bows towards that corner.
+    if (runs.length === 1 && run.length === 2 && Math.hypot(ctrl[0] - c[0], ctrl[1] - c[1]) < 1) {
+      ctrl = lerp(c, SIDE_CORNERS[run[0]][1], 0.3);
+    }
     d += `Q${fmt(ctrl)} ${fmt(next)} `;
     walls.push(`M${fmt(end)} Q${fmt(ctrl)} ${fmt(next)}`);
   });
