@@ -535,7 +535,12 @@ async fn hint(
     };
     let spec: BotSpec =
         q.bot.as_deref().unwrap_or("medium").parse().map_err(|e| ApiError::BadRequest(format!("bot: {e}")))?;
-    let thought = s.bots.hint(spec.build(crate::random_u64()), game.clone(), seat).await?;
+    if h.hinting.swap(true, std::sync::atomic::Ordering::AcqRel) {
+        return Err(ApiError::Busy("a hint for this game is already being worked out".into()));
+    }
+    let thought = s.bots.hint(spec.build(crate::random_u64()), game.clone(), seat).await;
+    h.hinting.store(false, std::sync::atomic::Ordering::Release);
+    let thought = thought?;
     let candidates: Vec<Value> = thought
         .candidates
         .iter()

@@ -36,6 +36,9 @@ pub(crate) enum ApiError {
     /// 500: the database failed; nothing was changed.
     #[error("the server could not store the change: {0}")]
     Store(#[from] StoreError),
+    /// 429: the same work is already under way for this game (a hint).
+    #[error("{0}")]
+    Busy(String),
     /// 503: the server cannot work (no randomness from the operating system).
     #[error("{0}")]
     Unavailable(String),
@@ -51,6 +54,7 @@ impl ApiError {
             ApiError::Conflict { .. } => (StatusCode::CONFLICT, "conflict"),
             ApiError::Illegal(_) => (StatusCode::UNPROCESSABLE_ENTITY, "illegal"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "store"),
+            ApiError::Busy(_) => (StatusCode::TOO_MANY_REQUESTS, "busy"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }

@@ -69,6 +69,8 @@ pub(crate) struct Handle {
     pub updates: broadcast::Sender<Arc<Update>>,
     bots: Vec<Option<SharedBot>>,
     thinking: AtomicBool,
+    /// A hint is being worked out (one at a time per game, so hints cannot crowd the bots out).
+    pub hinting: AtomicBool,
 }
 
 impl std::fmt::Debug for Handle {
@@ -427,7 +429,7 @@ fn handle_of(room: Room) -> Handle {
     let bots =
         room.seats.iter().map(|s| s.bot.as_ref().map(|b| Arc::new(StdMutex::new(b.build(random_u64()))))).collect();
     let (updates, _) = broadcast::channel(64);
-    Handle { room: Mutex::new(room), updates, bots, thinking: AtomicBool::new(false) }
+    Handle { room: Mutex::new(room), updates, bots, thinking: AtomicBool::new(false), hinting: AtomicBool::new(false) }
 }
 
 fn stored_of(room: &Room) -> StoredGame {

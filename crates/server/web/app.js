@@ -74,7 +74,8 @@ async function lobby() {
   const games = r.ok ? r.data.games : [];
   const section = (title, list, action) => h("section", { class: "games" }, h("h2", {}, title),
     list.length ? h("ul", {}, list.map((g) => h("li", {},
-      h("span", { class: "who" }, g.seats.map((s) => h("span", { class: `seat ${s.kind}${s.open ? " open" : ""}` }, s.open ? "—" : s.name))),
+      h("span", { class: "who" }, g.seats.map((s, i) => h("span", { class: `seat ${s.kind}${s.open ? " open" : ""}` },
+        h("span", { class: "dot", style: `background:${seatColour(s, i)}` }), s.open ? t("openSeat") : s.name))),
       h("span", { class: "when" }, new Date(g.created_at * 1000).toLocaleString(language())),
       action(g)))) : h("p", { class: "muted" }, t("noGames")));
   const open = games.filter((g) => g.status === "running" && g.open_seats > 0);
@@ -620,10 +621,31 @@ class Table {
     const sorted = [...players].sort((a, b) => b.score - a.score);
     const best = sorted[0].score;
     const winners = sorted.filter((p) => p.score === best).map((p) => p.name);
+    // Where each player's points came from, by kind of feature and by when (during the game, or at the end).
+    const kinds = ["city", "road", "monastery", "field", "fairy"];
+    const split = new Map(players.map((p) => [p.player, Object.fromEntries(kinds.flatMap((k) => [[`${k}:turn`, 0], [`${k}:final`, 0]]))]));
+    for (const e of this.events) {
+      if (e.type === "scored" && e.points) {
+        const k = kinds.includes(e.feature) ? e.feature : "monastery";
+        for (const w of e.winners || []) split.get(w)[`${k}:${e.when}`] += e.points;
+      } else if (e.type === "fairy_points") {
+        split.get(e.player)["fairy:turn"] += e.points;
+      }
+    }
+    const used = kinds.filter((k) => players.some((p) => split.get(p.player)[`${k}:turn`] || split.get(p.player)[`${k}:final`]));
+    const table = h("table", { class: "final-split" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), used.map((k) => h("th", {}, t(k === "fairy" ? "fairy" : `feature_${k}`))), h("th", {}, t("score")))),
+      h("tbody", {}, sorted.map((p) => h("tr", {},
+        h("td", {}, h("span", { class: "swatch", style: `background:${p.color}` }), ` ${p.name}`),
+        used.map((k) => {
+          const a = split.get(p.player)[`${k}:turn`], b = split.get(p.player)[`${k}:final`];
+          return h("td", { title: `${a} + ${b}` }, String(a + b));
+        }),
+        h("td", {}, h("strong", {}, p.score))))));
     const dlg = h("dialog", { class: "final" },
       h("h2", {}, t("finalScores")),
       h("p", {}, winners.length > 1 ? t("winners", { names: winners.join(", ") }) : t("winner", { names: winners[0] })),
-      h("ol", {}, sorted.map((p) => h("li", {}, h("span", { class: "swatch", style: `background:${p.color}` }), ` ${p.name} `, h("strong", {}, p.score)))),
+      table,
       h("div", { class: "buttons" },
         h("button", { onclick: () => { dlg.close(); go(`/replay/${this.id}`); } }, t("replay")),
         h("button", { class: "primary", onclick: () => { dlg.close(); go("/"); } }, t("backToLobby")),
