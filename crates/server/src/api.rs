@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
-use crate::room::{Room, Seat};
+use crate::room::{ActError, Change, Room, Seat};
 use crate::{AppState, Handle, Update, token};
 
 /// The largest request body accepted (a game with a player's own tile file fits easily).
@@ -340,22 +340,53 @@ fn check_version(room: &Room, version: usize) -> Result<(), ApiError> {
     })
 }
 
+/// A request chosen at a version of the game.
+trait Versioned: DeserializeOwned {
+    fn version(&self) -> usize;
+}
+
+impl Versioned for ActionRequest {
+    fn version(&self) -> usize {
+        self.version
+    }
+}
+
+impl Versioned for VersionRequest {
+    fn version(&self) -> usize {
+        self.version
+    }
+}
+
+/// A seat changes the game: its token, then the body, then the version are checked; `op` makes the change, which is
+/// stored and told before the seat gets its new view.
+async fn seat_change<R: Versioned>(
+    s: &Arc<AppState>,
+    id: &str,
+    headers: &HeaderMap,
+    bytes: &Bytes,
+    cause: &'static str,
+    op: impl FnOnce(&mut Room, Player, &R) -> Result<Change, ActError>,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(id).await?;
+    let mut room = h.room.lock().await;
+    let seat = required_seat(&room, headers)?;
+    let req: R = body(bytes)?;
+    check_version(&room, req.version())?;
+    let saved = room.save();
+    let change = op(&mut room, seat, &req).map_err(|e| ApiError::from_act(e, room.version()))?;
+    tracing::debug!(game = %room.id, %seat, cause, "change");
+    s.commit(&h, &mut room, saved, change, cause).await?;
+    Ok(Json(room.view(Some(seat))))
+}
+
 async fn act(
     State(s): State<Arc<AppState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let h = s.handle(&id).await?;
-    let mut room = h.room.lock().await;
-    let seat = required_seat(&room, &headers)?;
-    let req: ActionRequest = body(&bytes)?;
-    check_version(&room, req.version)?;
-    let saved = room.save();
-    let change = room.act(seat, &req.action).map_err(|e| ApiError::from_act(e, room.version()))?;
-    tracing::debug!(game = %room.id, %seat, action = %req.action, "action");
-    s.commit(&h, &mut room, saved, change, "action").await?;
-    Ok(Json(room.view(Some(seat))))
+    seat_change(&s, &id, &headers, &bytes, "action", |room, seat, req: &ActionRequest| room.act(seat, &req.action))
+        .await
 }
 
 async fn take_back(
@@ -364,15 +395,7 @@ async fn take_back(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let h = s.handle(&id).await?;
-    let mut room = h.room.lock().await;
-    let seat = required_seat(&room, &headers)?;
-    let req: VersionRequest = body(&bytes)?;
-    check_version(&room, req.version)?;
-    let saved = room.save();
-    let change = room.take_back(seat).map_err(|e| ApiError::from_act(e, room.version()))?;
-    s.commit(&h, &mut room, saved, change, "take_back").await?;
-    Ok(Json(room.view(Some(seat))))
+    seat_change(&s, &id, &headers, &bytes, "take_back", |room, seat, _: &VersionRequest| room.take_back(seat)).await
 }
 
 async fn confirm(
@@ -381,15 +404,7 @@ async fn confirm(
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let h = s.handle(&id).await?;
-    let mut room = h.room.lock().await;
-    let seat = required_seat(&room, &headers)?;
-    let req: VersionRequest = body(&bytes)?;
-    check_version(&room, req.version)?;
-    let saved = room.save();
-    let change = room.confirm(seat).map_err(|e| ApiError::from_act(e, room.version()))?;
-    s.commit(&h, &mut room, saved, change, "confirm").await?;
-    Ok(Json(room.view(Some(seat))))
+    seat_change(&s, &id, &headers, &bytes, "confirm", |room, seat, _: &VersionRequest| room.confirm(seat)).await
 }
 
 #[derive(Debug, Deserialize)]
