@@ -1,0 +1,488 @@
+"""Carcassonne for Python: the rules engine, its computer players, and tensors for learning.
+
+Play a game between two bots and save its record (``carc replay`` reads it)::
+
+    import carcassonne
+    game = carcassonne.Game(players=2, sets=["base", "am"], seed=7)
+    carcassonne.play(game, ["greedy", "medium"])
+    print(game.scores())
+    game.save("game.json")
+
+Modules:
+
+- ``carcassonne.openspiel``: the game registered with ``pyspiel`` (needs ``open_spiel``).
+- ``carcassonne.pettingzoo``: an AEC environment and a Gymnasium single-agent wrapper.
+- ``carcassonne.ray``: arenas and self-play spread over a Ray cluster.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random as _random
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._core import CHANCE, TERMINAL, IllegalActionError, WindowError
+
+__version__ = _core.__version__
+IllegalActionError.__module__ = "carcassonne"
+WindowError.__module__ = "carcassonne"
+
+__all__ = [
+    "Action",
+    "Bot",
+    "CHANCE",
+    "Game",
+    "IllegalActionError",
+    "LEVELS",
+    "TERMINAL",
+    "VecGame",
+    "WindowError",
+    "play",
+    "rule_options",
+    "setup_json",
+]
+
+#: Every tile set: base game, Abbey & Mayor, Princess & Dragon, Crop Circles, Halflings.
+ALL_SETS: Tuple[str, ...] = ("base", "am", "pd", "cc", "half")
+
+#: The levels offered to people, weakest first (docs/ai.md).
+LEVELS: Tuple[str, ...] = ("easy", "medium", "hard")
+
+#: Board window width used unless another is asked for.
+DEFAULT_WINDOW = 32
+
+_PathLike = Union[str, "os.PathLike[str]"]
+
+
+def setup_json(
+    players: int = 2,
+    sets: Sequence[str] = ("base",),
+    rules: Optional[Mapping[str, Any]] = None,
+    seed: int = 0,
+) -> str:
+    """A setup in the record format's JSON (docs/record-format.md).
+
+    Choosing a set switches on its modules (``am``: abbey, mayor, wagon, barn; ``pd``: dragon, fairy, princess,
+    portal; ``cc``: crop circles; ``half``: Halflings) unless ``rules`` sets any ``modules.*`` key itself.
+    """
+    if isinstance(sets, str):
+        sets = [s for s in sets.split(",") if s]
+    return json.dumps(
+        {"players": int(players), "sets": list(sets), "rules": dict(rules or {}), "seed": int(seed)}
+    )
+
+
+def rule_options() -> List[Dict[str, Any]]:
+    """Every rule option with its values, the default first (``carc rules``)."""
+    return json.loads(_core.rule_options_json())
+
+
+@dataclass(frozen=True)
+class Action:
+    """A legal action: its id in the action space, its record notation, and what the id stands for."""
+
+    #: The id in ``0..game.action_space_size`` (``None`` for a draw, a chance outcome).
+    id: Optional[int]
+    #: Record notation, e.g. ``place base/U 1,0 r90``.
+    text: str
+    #: The action space block (``place``, ``onto``, ``figure``, ...; ``draw`` for chance).
+    block: str
+    #: The numbers the id stands for (window offsets, rotation, follower, tile number, segment, ...).
+    fields: Dict[str, int] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        """The notation's first word (``place``, ``meeple``, ``pass``, ``dragon``, ...)."""
+        return self.text.split(" ", 1)[0]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Game:
+    """One game of Carcassonne.
+
+    ``Game(players=2, sets=["base", "am"], rules={"base.tiny_city_points": "two"}, seed=7)`` starts a game; the seed
+    shuffles the stack (and deals the Halflings' triangles). Draws are chance nodes: :meth:`draw` takes the seed's
+    next tile, :meth:`apply_chance` a given tile kind (as OpenSpiel does). ``window`` is the width of the board window
+    the action ids and observations use (docs/python.md).
+    """
+
+    __slots__ = ("_g",)
+
+    def __init__(
+        self,
+        players: int = 2,
+        sets: Sequence[str] = ("base",),
+        rules: Optional[Mapping[str, Any]] = None,
+        seed: int = 0,
+        window: int = DEFAULT_WINDOW,
+        *,
+        _native: Optional[_core.Game] = None,
+    ) -> None:
+        self._g = _native if _native is not None else _core.Game(setup_json(players, sets, rules, seed), window)
+
+    # ----- records -----
+
+    @classmethod
+    def from_record(cls, record: Union[Mapping[str, Any], str, _PathLike], window: int = DEFAULT_WINDOW) -> "Game":
+        """The game a record leads to (a dict, JSON text, or a path to a ``.json`` file), every action checked."""
+        if isinstance(record, Mapping):
+            text = json.dumps(record)
+        elif isinstance(record, str) and record.lstrip().startswith("{"):
+            text = record
+        else:
+            with open(record, encoding="utf-8") as f:
+                text = f.read()
+        return cls(_native=_core.Game.from_record(text, window))
+
+    def to_record(self) -> Dict[str, Any]:
+        """The record so far (setup and every action, draws included), as a dict."""
+        return json.loads(self._g.record_json())
+
+    def save(self, path: _PathLike) -> None:
+        """Write the record to a file; ``carc replay`` reads it."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self._g.record_json())
+            f.write("\n")
+
+    # ----- the position -----
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return self._g.players
+
+    @property
+    def current_player(self) -> int:
+        """The player to act (0-based), :data:`CHANCE` (-1) at a draw, :data:`TERMINAL` (-4) once over."""
+        return self._g.current_player()
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether a draw is pending."""
+        return self._g.current_player() == CHANCE
+
+    @property
+    def decision(self) -> Dict[str, Any]:
+        """The pending decision: ``actor``, ``kind`` (``place_tile``, ``phase2``, ...), the drawn ``tile``, ..."""
+        return json.loads(self._g.decision_json())
+
+    @property
+    def turn(self) -> int:
+        """Turn number."""
+        return self._g.turn
+
+    @property
+    def stack_len(self) -> int:
+        """Tiles left in the stack."""
+        return self._g.stack_len()
+
+    def is_over(self) -> bool:
+        """Whether the game is over."""
+        return self._g.is_over()
+
+    def scores(self) -> List[int]:
+        """Points, in seat order."""
+        return self._g.scores()
+
+    def returns(self) -> List[float]:
+        """The result for each player once over: 1 shared among the leaders, minus the mean, scaled so that two
+        players get +1 / -1 (0 each for a draw). The sum is 0. All zeros while the game runs."""
+        if not self.is_over():
+            return [0.0] * self.players
+        return outcome(self.scores())
+
+    # ----- actions -----
+
+    def legal_actions(self) -> List[str]:
+        """The legal actions in record notation (at a chance node: the draws)."""
+        return self._g.legal_actions()
+
+    def legal_action_ids(self) -> List[int]:
+        """The legal actions' ids, in the order of :meth:`legal_actions` (empty at a chance node)."""
+        return self._g.legal_action_ids()
+
+    def legal_moves(self) -> List[Action]:
+        """The legal actions as :class:`Action` objects (id, notation, block, fields)."""
+        texts = self._g.legal_actions()
+        if self.is_chance_node:
+            return [Action(None, t, "draw", {}) for t in texts]
+        out = []
+        for i, t in zip(self._g.legal_action_ids(), texts):
+            block, fields = self._g.describe_id(i)
+            out.append(Action(i, t, block, dict(fields)))
+        return out
+
+    def legal_mask(self) -> np.ndarray:
+        """Boolean mask over the action space: ``True`` at every legal id."""
+        return self._g.legal_mask()
+
+    def apply(self, action: Union[str, int, Action]) -> None:
+        """Apply an action given in notation, by id, or as an :class:`Action`."""
+        if isinstance(action, Action):
+            if action.id is None:
+                self._g.apply(action.text)
+            else:
+                self._g.apply_id(action.id)
+        elif isinstance(action, (int, np.integer)):
+            self._g.apply_id(int(action))
+        else:
+            self._g.apply(action)
+
+    def action_id(self, action: str) -> int:
+        """The id of a legal action given in notation."""
+        return self._g.action_id(action)
+
+    def action_text(self, action_id: int) -> str:
+        """The notation of the legal action with this id."""
+        return self._g.action_text(int(action_id))
+
+    @property
+    def action_space_size(self) -> int:
+        """Number of action ids (fixed for a configuration and window)."""
+        return self._g.action_space_size()
+
+    def action_blocks(self) -> List[Tuple[str, int, int]]:
+        """The action space's blocks: ``(name, first id, size)``."""
+        return self._g.action_blocks()
+
+    # ----- chance -----
+
+    def chance_outcomes(self) -> List[Tuple[str, float]]:
+        """At a draw: each tile kind left, with its probability."""
+        return [(tile, p) for _, tile, p in self._g.chance_outcomes()]
+
+    def chance_outcome_ids(self) -> List[Tuple[int, float]]:
+        """At a draw: each tile kind's number (``0..chance_space_size``) with its probability."""
+        return [(k, p) for k, _, p in self._g.chance_outcomes()]
+
+    @property
+    def chance_space_size(self) -> int:
+        """Number of tile kinds (chance outcomes are numbered by kind)."""
+        return self._g.chance_space_size()
+
+    def draw(self) -> None:
+        """Take the next tile of the game's own shuffled stack (what the seed deals)."""
+        self._g.draw()
+
+    def apply_chance(self, kind: int) -> None:
+        """Draw a tile of this kind number (a chance outcome)."""
+        self._g.apply_chance(int(kind))
+
+    # ----- what a player sees -----
+
+    def view(self, player: Optional[int] = None) -> Dict[str, Any]:
+        """What ``player`` may see (``None``: a spectator): the board, figures, scores, own triangles, ..."""
+        return json.loads(self._g.view_json(player))
+
+    def events(self) -> List[Dict[str, Any]]:
+        """What the last action caused: scorings, figures returned, the dragon's meals, ..."""
+        return json.loads(self._g.events_json())
+
+    def observation(self, player: int) -> Tuple[np.ndarray, np.ndarray]:
+        """``player``'s observation: board planes ``float32[planes, window, window]`` and a feature vector.
+
+        Holds only what that player may see; :meth:`plane_names` and :meth:`feature_blocks` name the parts.
+        """
+        return self._g.observation(player)
+
+    def observation_flat(self, player: int) -> np.ndarray:
+        """The observation as one float32 vector: the planes, flattened, then the features."""
+        board, features = self._g.observation(player)
+        return np.concatenate([board.ravel(), features])
+
+    @property
+    def observation_shape(self) -> Tuple[Tuple[int, int, int], int]:
+        """``((planes, window, window), features)``."""
+        return self._g.observation_shape()
+
+    def plane_names(self) -> List[str]:
+        """Names of the board planes, in order."""
+        return self._g.plane_names()
+
+    def feature_blocks(self) -> List[Tuple[str, int]]:
+        """Names and lengths of the feature vector's blocks, in order."""
+        return self._g.feature_blocks()
+
+    @property
+    def window(self) -> Tuple[int, int, int]:
+        """``(x0, y0, width)``: the board window's south-west space and width, centred on the tiles played."""
+        return self._g.window()
+
+    def tile_ids(self) -> List[str]:
+        """Tile ids by kind number (``base/U``, ...)."""
+        return self._g.tile_ids()
+
+    def resample(self, player: int, seed: int) -> "Game":
+        """A copy in which all that ``player`` cannot see is dealt again (the stack's order, others' triangles)."""
+        return Game(_native=self._g.resample(player, seed))
+
+    # ----- copies -----
+
+    def clone(self) -> "Game":
+        """An independent copy."""
+        return Game(_native=self._g.clone())
+
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Game":
+        return self.clone()
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"record": self._g.record_json(), "window": self.window[2]}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self._g = _core.Game.from_record(state["record"], state["window"])
+
+    def __repr__(self) -> str:
+        return repr(self._g)
+
+    def random_action(self, rng: Optional[_random.Random] = None) -> str:
+        """A uniformly random legal action, in notation (at a chance node, a draw weighted by the tiles left)."""
+        rng = rng or _random
+        if self.is_chance_node:
+            outcomes = self._g.chance_outcomes()
+            kinds = [tile for _, tile, _ in outcomes]
+            return "draw " + rng.choices(kinds, weights=[p for _, _, p in outcomes])[0]
+        return rng.choice(self._g.legal_actions())
+
+
+def outcome(scores: Sequence[int]) -> List[float]:
+    """Zero-sum results from final scores: 1 shared among the leaders, minus the mean, times n/(n-1)."""
+    n = len(scores)
+    best = max(scores)
+    leaders = sum(1 for s in scores if s == best)
+    share = [1.0 / leaders if s == best else 0.0 for s in scores]
+    return [(w - 1.0 / n) * n / (n - 1) for w in share]
+
+
+class Bot:
+    """A computer player: ``random``, ``greedy``, ``mcts:iterations=2000,threads=1``, or a level (``easy``,
+    ``medium``, ``hard``), as ``carc arena --bots`` reads them (docs/ai.md). It sees only what its seat may see.
+
+    The bot thinks in Rust with the GIL released, so Python threads run meanwhile.
+    """
+
+    __slots__ = ("_b",)
+
+    def __init__(self, spec: str = "greedy", seed: int = 0) -> None:
+        self._b = _core.Bot(spec, seed)
+
+    @property
+    def spec(self) -> str:
+        """The spec in full."""
+        return self._b.spec
+
+    def choose(self, game: Game, player: Optional[int] = None) -> str:
+        """The action for ``player`` (by default the player to act), in notation."""
+        return self._b.choose(game._g, player)
+
+    def think(self, game: Game, player: Optional[int] = None) -> Dict[str, Any]:
+        """The choice with the bot's view of the best candidates (visits, value), iterations and seconds."""
+        return json.loads(self._b.think_json(game._g, player))
+
+    def __repr__(self) -> str:
+        return repr(self._b)
+
+
+def play(game: Game, bots: Sequence[Union[Bot, str]], seed: int = 0) -> Game:
+    """Play ``game`` to the end with one bot per seat (specs or :class:`Bot` objects); draws come from the game's
+    own stack. Returns the game."""
+    seats = [b if isinstance(b, Bot) else Bot(b, seed + i) for i, b in enumerate(bots)]
+    if len(seats) != game.players:
+        raise ValueError(f"{len(seats)} bots for {game.players} players")
+    while not game.is_over():
+        p = game.current_player
+        if p == CHANCE:
+            game.draw()
+        else:
+            game.apply(seats[p].choose(game, p))
+    return game
+
+
+class VecGame:
+    """``n`` games of one configuration stepped together in Rust with the GIL released.
+
+    Every game waits for a player (draws are taken from each game's own stack inside); a finished game starts again
+    from the next seed. ``threads > 1`` spreads the games over that many threads.
+    """
+
+    __slots__ = ("_v",)
+
+    def __init__(
+        self,
+        n: int,
+        players: int = 2,
+        sets: Sequence[str] = ("base",),
+        rules: Optional[Mapping[str, Any]] = None,
+        seed: int = 0,
+        window: int = DEFAULT_WINDOW,
+        threads: int = 1,
+    ) -> None:
+        self._v = _core.VecGame(n, setup_json(players, sets, rules, seed), window, seed, threads)
+
+    def __len__(self) -> int:
+        return len(self._v)
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return self._v.players
+
+    @property
+    def episodes(self) -> int:
+        """Games finished so far."""
+        return self._v.episodes
+
+    @property
+    def action_space_size(self) -> int:
+        """Number of action ids."""
+        return self._v.action_space_size()
+
+    @property
+    def observation_shape(self) -> Tuple[Tuple[int, int, int], int]:
+        """``((planes, window, window), features)``."""
+        return self._v.observation_shape()
+
+    def reset(self) -> None:
+        """Start every game again from new seeds."""
+        self._v.reset()
+
+    def current_player(self) -> np.ndarray:
+        """``int64[n]``: the player to act in each game."""
+        return self._v.current_player()
+
+    def scores(self) -> np.ndarray:
+        """``int32[n, players]``."""
+        return self._v.scores()
+
+    def legal_ids(self) -> Tuple[np.ndarray, np.ndarray]:
+        """``(int64[n, longest], int64[n])``: each game's legal ids padded with -1, and their counts."""
+        return self._v.legal_ids()
+
+    def legal_mask(self, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """``bool[n, action_space_size]``, written into ``out`` when given."""
+        return self._v.legal_mask(out)
+
+    def observations(self) -> Tuple[np.ndarray, np.ndarray]:
+        """Each game's observation for its player to act: ``float32[n, planes, w, w]`` and ``float32[n, features]``."""
+        return self._v.observations()
+
+    def step(self, actions: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Apply one legal id per game: ``(rewards float32[n, players], done bool[n], truncated bool[n],
+        final_scores int32[n, players])``. Rewards are the points each player gained; a finished game's final scores
+        are reported and it starts again. Nothing is applied if any id is illegal."""
+        return self._v.step(np.ascontiguousarray(actions, dtype=np.int64))
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """One uniformly random legal id per game."""
+        ids, counts = self._v.legal_ids()
+        pick = (rng.random(len(counts)) * counts).astype(np.int64)
+        return ids[np.arange(len(counts)), pick]

@@ -1,0 +1,255 @@
+"""Carcassonne for PettingZoo and Gymnasium.
+
+- :class:`CarcassonneEnv` (``carcassonne.pettingzoo.env(...)``): an AEC environment. Agents are ``player_0`` ...;
+  each observation is ``{"observation": float32[...], "action_mask": int8[action_space_size]}``; actions are the
+  package's action ids. Draws happen inside (from the game's own stack, seeded by ``reset(seed=...)``), so the
+  agent to act is always a player. Several decisions in a row can belong to one agent (the placement, then the
+  meeple).
+- :class:`SinglePlayerEnv`: a Gymnasium environment in which one seat is the agent and the others are built-in bots.
+
+Rewards: by default (``reward="outcome"``) only at the end, the zero-sum result (+1 / -1 for two players, see
+:func:`carcassonne.outcome`); with ``reward="points"``, each player's points as they are scored.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+import carcassonne
+
+# The largest value any observation entry takes (counts of tiles, scores in hundreds, pennants).
+_HIGH = 1.0e4
+
+
+def _obs_space(shape, size: int) -> spaces.Dict:
+    (planes, w, _), features = shape
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, _HIGH, (planes * w * w + features,), np.float32),
+            "action_mask": spaces.Box(0, 1, (size,), np.int8),
+        }
+    )
+
+
+class CarcassonneEnv(AECEnv):
+    """The AEC environment (see the module's documentation)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "carcassonne_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        players: int = 2,
+        sets: Sequence[str] = ("base",),
+        rules: Optional[Mapping[str, Any]] = None,
+        window: int = carcassonne.DEFAULT_WINDOW,
+        reward: str = "outcome",
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        if reward not in ("outcome", "points"):
+            raise ValueError("reward must be 'outcome' or 'points'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self._config = dict(players=players, sets=tuple(sets), rules=dict(rules or {}), window=window)
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        probe = carcassonne.Game(**self._config)
+        self._size = probe.action_space_size
+        self._shape = probe.observation_shape
+        self._observation_spaces = {a: _obs_space(self._shape, self._size) for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(self._size) for a in self.possible_agents}
+        self.game: Optional[carcassonne.Game] = None
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_spaces[agent]
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_spaces[agent]
+
+    def _settle(self) -> None:
+        while self.game.is_chance_node:
+            self.game.draw()
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2**63))
+        self.game = carcassonne.Game(**self._config, seed=seed)
+        self._settle()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        i = self.agent_name_mapping[agent]
+        mask = np.zeros(self._size, np.int8)
+        if self.game.current_player == i:
+            try:
+                mask[self.game.legal_action_ids()] = 1
+            except carcassonne.WindowError:
+                pass
+        return {"observation": self.game.observation_flat(i).astype(np.float32), "action_mask": mask}
+
+    def step(self, action: Optional[int]) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        before = self.game.scores()
+        self.game.apply(int(action))
+        self._settle()
+        self._clear_rewards()
+        if self.reward_mode == "points":
+            for a, s, b in zip(self.possible_agents, self.game.scores(), before):
+                self.rewards[a] = float(s - b)
+        over = self.game.is_over()
+        truncated = False
+        if not over:
+            try:
+                self.game.legal_action_ids()
+            except carcassonne.WindowError:
+                truncated = True
+        if over:
+            if self.reward_mode == "outcome":
+                for a, r in zip(self.possible_agents, self.game.returns()):
+                    self.rewards[a] = float(r)
+            for a in self.agents:
+                self.terminations[a] = True
+                self.infos[a] = {"scores": self.game.scores()}
+        elif truncated:
+            for a in self.agents:
+                self.truncations[a] = True
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+        if not (over or truncated):
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = repr(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> CarcassonneEnv:
+    """The AEC environment (``render_mode``, ``players``, ``sets``, ``rules``, ``window``, ``reward``)."""
+    return CarcassonneEnv(**kwargs)
+
+
+class SinglePlayerEnv(gymnasium.Env):
+    """One seat against built-in bots, as a Gymnasium environment.
+
+    Observations as in :class:`CarcassonneEnv`; the action is an id (``action_mask`` says which are legal). An
+    illegal id ends the episode with reward -1 and ``info["illegal_action"] = True`` (``illegal="lose"``, the
+    default, as Gymnasium's checks step with unmasked samples), or raises :class:`carcassonne.IllegalActionError`
+    (``illegal="raise"``). The other seats are played by ``opponents`` (one spec for all, or one per seat). The
+    episode ends when the game does; the reward is the outcome (or points).
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        players: int = 2,
+        sets: Sequence[str] = ("base",),
+        rules: Optional[Mapping[str, Any]] = None,
+        seat: int = 0,
+        opponents: Any = "greedy",
+        window: int = carcassonne.DEFAULT_WINDOW,
+        reward: str = "outcome",
+        illegal: str = "lose",
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        if illegal not in ("lose", "raise"):
+            raise ValueError("illegal must be 'lose' or 'raise'")
+        self.illegal = illegal
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1}")
+        if reward not in ("outcome", "points"):
+            raise ValueError("reward must be 'outcome' or 'points'")
+        self._config = dict(players=players, sets=tuple(sets), rules=dict(rules or {}), window=window)
+        self.seat = seat
+        specs: List[str] = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (players - 1)
+        if len(specs) != players - 1:
+            raise ValueError(f"{players - 1} opponents needed, {len(specs)} given")
+        self._specs = specs
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        probe = carcassonne.Game(**self._config)
+        self._size = probe.action_space_size
+        self.observation_space = _obs_space(probe.observation_shape, self._size)
+        self.action_space = spaces.Discrete(self._size)
+        self.game: Optional[carcassonne.Game] = None
+        self._bots: Dict[int, carcassonne.Bot] = {}
+        self._ended = True
+
+    def _obs(self) -> Dict[str, np.ndarray]:
+        mask = np.zeros(self._size, np.int8)
+        if self.game.current_player == self.seat:
+            mask[self.game.legal_action_ids()] = 1
+        return {"observation": self.game.observation_flat(self.seat).astype(np.float32), "action_mask": mask}
+
+    def _advance(self) -> None:
+        """Draws and the bots' decisions, up to the agent's next decision or the end."""
+        while not self.game.is_over():
+            p = self.game.current_player
+            if p == carcassonne.CHANCE:
+                self.game.draw()
+            elif p == self.seat:
+                return
+            else:
+                self.game.apply(self._bots[p].choose(self.game, p))
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**62))
+        self.game = carcassonne.Game(**self._config, seed=game_seed)
+        others = [p for p in range(self.game.players) if p != self.seat]
+        self._bots = {p: carcassonne.Bot(s, game_seed + p) for p, s in zip(others, self._specs)}
+        self._advance()
+        self._ended = self.game.is_over()
+        return self._obs(), {"scores": self.game.scores()}
+
+    def step(self, action: int):
+        if self._ended:
+            raise RuntimeError("the episode is over: call reset()")
+        before = self.game.scores()
+        if self.illegal == "lose" and int(action) not in self.game.legal_action_ids():
+            info = {"scores": self.game.scores(), "illegal_action": True}
+            self._ended = True
+            return self._obs(), -1.0, True, False, info
+        self.game.apply(int(action))
+        self._advance()
+        over = self.game.is_over()
+        if self.reward_mode == "points":
+            reward = float(self.game.scores()[self.seat] - before[self.seat])
+        else:
+            reward = float(self.game.returns()[self.seat]) if over else 0.0
+        self._ended = over
+        return self._obs(), reward, over, False, {"scores": self.game.scores()}
+
+    def render(self) -> Optional[str]:
+        return repr(self.game)

@@ -1,0 +1,78 @@
+//! The native part of the `carcassonne` Python package (crates/py/python/carcassonne): the engine's games, the
+//! fixed-size action space and observation tensors, batched stepping and the bots. The Python modules on top give
+//! it its friendly shape; docs/python.md is the guide.
+
+mod bot;
+mod game;
+mod obs;
+mod space;
+mod vecgame;
+
+use std::time::Instant;
+
+use carcassonne::{Action, Actor, Game};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rand::SeedableRng;
+
+create_exception!(_core, IllegalActionError, PyValueError, "An action that is not legal here, or cannot be read.");
+create_exception!(
+    _core,
+    WindowError,
+    PyValueError,
+    "The played area has outgrown the board window: the legal actions have no ids (start with a wider window)."
+);
+
+/// Two numpy arrays returned together.
+pub(crate) type Pair<'py, A, B> = PyResult<(Bound<'py, A>, Bound<'py, B>)>;
+
+/// Native random playouts of a setup, for comparison with stepping from Python: `(games, actions, seconds)` for
+/// `games` games of uniformly random legal actions (draws from each game's own stack), on one thread.
+#[pyfunction]
+#[pyo3(signature = (setup_json, games = 100, seed = 0))]
+fn native_random_playouts(py: Python<'_>, setup_json: &str, games: u32, seed: u64) -> PyResult<(u32, u64, f64)> {
+    let setup = game::setup_from_json(setup_json)?;
+    let config = setup.prepare().map_err(|e| PyValueError::new_err(format!("invalid setup: {e}")))?;
+    Ok(py.detach(|| {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut buf = Vec::new();
+        let mut actions = 0u64;
+        let start = Instant::now();
+        for i in 0..games {
+            let mut g = Game::from_config(std::sync::Arc::clone(&config), seed.wrapping_add(u64::from(i)));
+            while !g.is_over() {
+                let a = match g.decision().actor {
+                    Actor::Chance => g.next_draw().map(Action::Draw),
+                    _ => g.random_action(&mut rng, &mut buf),
+                };
+                let Some(a) = a else { break };
+                g.apply_unchecked(a);
+                actions += 1;
+            }
+        }
+        (games, actions, start.elapsed().as_secs_f64())
+    }))
+}
+
+/// Every rule option with its values, the default first, as JSON (what `carc rules --json` prints).
+#[pyfunction]
+fn rule_options_json() -> String {
+    carcassonne::report::rule_options_json().to_string()
+}
+
+/// The native module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<vecgame::VecGame>()?;
+    m.add_class::<bot::PyBot>()?;
+    m.add_function(wrap_pyfunction!(native_random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(rule_options_json, m)?)?;
+    m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
+    m.add("WindowError", m.py().get_type::<WindowError>())?;
+    m.add("CHANCE", game::CHANCE)?;
+    m.add("TERMINAL", game::TERMINAL)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,339 @@
+//! The fixed-size integer action space (docs/python.md, "Action ids").
+//!
+//! Every legal action of a game maps to one id in `0..size`; the size depends only on the game's configuration
+//! (players, tile sets, rules) and the board window's width, never on the position. Spaces on the board are counted
+//! from the window's south-west corner, which [`Window::of`] centres on the tiles played so far; figures already on
+//! the board are named by their owner and their place in that owner's list of figures on the board, sorted.
+//!
+//! | block | ids | the action |
+//! |---|---|---|
+//! | pass | 1 | `pass` |
+//! | place | W·W·4 | a square tile (or an abbey) on a window space, turned 0/90/180/270° |
+//! | triangle | W·W·4·H | the triangle in hand slot h on a window space, right angle at NE/SE/SW/NW |
+//! | pick | K | take that triangle kind in the draft |
+//! | onto | 3·T·16 | a follower (meeple, mayor, wagon) onto segment s of board tile t: deploy, portal, wagon move, crop add |
+//! | barn | 4 | the barn on that corner of the tile just placed |
+//! | figure | P·F | the figure at slot f of player p: the princess's removal, the fairy's move, crop action B |
+//! | fairy space | W·W | the fairy onto a space (VAR-08 `on_tile`) |
+//! | dragon | 4 | one dragon step N/E/S/W |
+//! | crop | 2 | crop-circle action A or B |
+//! | crop role | 9 | the role (pitchfork, club, shield) with action none/A/B |
+//!
+//! Draws are chance outcomes, numbered by tile kind (`0..K`), apart from the players' actions.
+
+use carcassonne::action::{CropAction, MeepleRef};
+use carcassonne::catalogue::{CropType, Shape};
+use carcassonne::geom::Corner;
+use carcassonne::{Action, Game, MeepleKind, Player, Space};
+
+/// Segments a tile may have (the engine's limit).
+const SEGMENTS: usize = carcassonne::catalogue::MAX_SEGMENTS;
+
+/// The board window: `width` × `width` spaces from (`x0`, `y0`), its south-west corner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Window {
+    /// West edge.
+    pub(crate) x0: i16,
+    /// South edge.
+    pub(crate) y0: i16,
+    /// Spaces across.
+    pub(crate) width: i16,
+}
+
+impl Window {
+    /// The window of this width centred on the tiles played so far.
+    pub(crate) fn of(game: &Game, width: i16) -> Window {
+        let tiles = game.board().tiles();
+        let (mut x_min, mut x_max, mut y_min, mut y_max) = (0i16, 0i16, 0i16, 0i16);
+        for t in tiles {
+            x_min = x_min.min(t.space.x);
+            x_max = x_max.max(t.space.x);
+            y_min = y_min.min(t.space.y);
+            y_max = y_max.max(t.space.y);
+        }
+        let centre = |lo: i16, hi: i16| (lo + hi).div_euclid(2);
+        Window { x0: centre(x_min, x_max) - width / 2, y0: centre(y_min, y_max) - width / 2, width }
+    }
+
+    /// The space's index in the window (row-major from the south-west corner: `(y - y0) * width + (x - x0)`).
+    pub(crate) fn index(self, s: Space) -> Option<usize> {
+        let (dx, dy) = (s.x - self.x0, s.y - self.y0);
+        (0..self.width).contains(&dx).then_some(())?;
+        (0..self.width).contains(&dy).then_some(())?;
+        Some(dy as usize * self.width as usize + dx as usize)
+    }
+
+    /// Spaces in the window.
+    pub(crate) fn area(self) -> usize {
+        self.width as usize * self.width as usize
+    }
+}
+
+/// Why an action has no id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unencodable {
+    /// It lies outside the board window: the played area has outgrown it.
+    OutsideWindow,
+    /// A number beyond what the configuration allowed for (a hand or a figure count beyond the rules).
+    Beyond(&'static str),
+}
+
+impl std::fmt::Display for Unencodable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unencodable::OutsideWindow => f.write_str(
+                "the played area has outgrown the board window; make the game with a wider window (window=…)",
+            ),
+            Unencodable::Beyond(what) => write!(f, "more {what} than the action space allows for"),
+        }
+    }
+}
+
+/// The sizes of one configuration's action space and where each block starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ActionSpace {
+    /// Window width.
+    pub(crate) width: i16,
+    /// Players.
+    pub(crate) players: usize,
+    /// Tile kinds in the catalogue (K).
+    pub(crate) kinds: usize,
+    /// Tile numbers the board can reach (T).
+    pub(crate) tiles: usize,
+    /// Hand slots (H, 0 without Halflings).
+    pub(crate) hand: usize,
+    /// Figures per player (F).
+    pub(crate) figures: usize,
+    /// Whether triangles can be picked (the Halflings module).
+    pub(crate) picks: bool,
+    offsets: [usize; 12],
+}
+
+/// Block numbers, in id order.
+const PASS: usize = 0;
+const PLACE: usize = 1;
+const TRIANGLE: usize = 2;
+const PICK: usize = 3;
+const ONTO: usize = 4;
+const BARN: usize = 5;
+const FIGURE: usize = 6;
+const FAIRY: usize = 7;
+const DRAGON: usize = 8;
+const CROP: usize = 9;
+const ROLE: usize = 10;
+
+/// Block names, for `describe`.
+pub(crate) const BLOCK_NAMES: [&str; 11] =
+    ["pass", "place", "triangle", "pick", "onto", "barn", "figure", "fairy_space", "dragon", "crop", "crop_role"];
+
+impl ActionSpace {
+    /// The action space of a game's configuration, with a window of `width` spaces (read from the game as it starts).
+    pub(crate) fn new(start: &Game, width: i16) -> ActionSpace {
+        let cfg = start.config();
+        let players = start.players();
+        let halflings = start.rules().get("modules.halflings").as_deref() == Some("true");
+        let hand = if halflings {
+            let per = start.rules().get("halflings.tiles_per_player").and_then(|v| v.parse::<usize>().ok());
+            let dealt = (0..players).map(|p| start.hand(Player(p as u8)).len()).max().unwrap_or(0);
+            per.unwrap_or(3).max(dealt)
+        } else {
+            0
+        };
+        let all = |f: &dyn Fn(Player) -> usize| (0..players).map(|p| f(Player(p as u8))).sum::<usize>();
+        let abbeys = all(&|p| start.abbeys_left(p) as usize);
+        let tiles = 1 + cfg.stack.len() + cfg.triangles.len() + abbeys;
+        let figures = (0..players)
+            .map(|p| MeepleKind::ALL.iter().map(|k| start.supply_of(Player(p as u8), *k) as usize).sum::<usize>())
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let kinds = start.catalogue().len();
+        let area = width as usize * width as usize;
+        let sizes = [
+            1,
+            area * 4,
+            area * 4 * hand,
+            if halflings { kinds } else { 0 },
+            MeepleKind::COUNT * tiles * SEGMENTS,
+            4,
+            players * figures,
+            area,
+            4,
+            2,
+            9,
+        ];
+        let mut offsets = [0usize; 12];
+        for (i, s) in sizes.iter().enumerate() {
+            offsets[i + 1] = offsets[i] + s;
+        }
+        ActionSpace { width, players, kinds, tiles, hand, figures, picks: halflings, offsets }
+    }
+
+    /// Number of ids.
+    pub(crate) fn size(&self) -> usize {
+        self.offsets[11]
+    }
+
+    /// Each block's name, first id and size.
+    pub(crate) fn blocks(&self) -> Vec<(&'static str, usize, usize)> {
+        (0..11).map(|b| (BLOCK_NAMES[b], self.offsets[b], self.offsets[b + 1] - self.offsets[b])).collect()
+    }
+
+    /// The id of a legal action of `game`, seen through `window` (from [`Window::of`] on the same game).
+    pub(crate) fn encode(&self, game: &Game, window: Window, a: Action) -> Result<usize, Unencodable> {
+        let area = window.area();
+        let at = |s: Space| window.index(s).ok_or(Unencodable::OutsideWindow);
+        let o = &self.offsets;
+        Ok(match a {
+            Action::Pass => o[PASS],
+            Action::Place { space, rotation, .. } => o[PLACE] + at(space)? * 4 + rotation as usize,
+            Action::PlaceTriangle { tile, space, corner } => {
+                let me = game.active_player();
+                let slot =
+                    game.hand(me).iter().position(|k| *k == tile).ok_or(Unencodable::Beyond("triangles in hand"))?;
+                if slot >= self.hand {
+                    return Err(Unencodable::Beyond("triangles in hand"));
+                }
+                o[TRIANGLE] + (slot * area + at(space)?) * 4 + corner_index(corner)
+            }
+            Action::Pick(k) => {
+                if !self.picks {
+                    return Err(Unencodable::Beyond("draft picks"));
+                }
+                o[PICK] + k.0 as usize
+            }
+            Action::Deploy { meeple, segment } => {
+                let t = game.placed_tile().ok_or(Unencodable::Beyond("tiles"))?;
+                self.onto(meeple, t, segment as usize)?
+            }
+            Action::Portal { meeple, segment } | Action::CropAdd { meeple, segment } => {
+                let (t, s) = game.board().segment_tile(segment);
+                self.onto(meeple, t, s as usize)?
+            }
+            Action::MoveWagon { segment } => {
+                let (t, s) = game.board().segment_tile(segment);
+                self.onto(MeepleKind::Wagon, t, s as usize)?
+            }
+            Action::PlaceBarn { corner } => o[BARN] + corner_index(corner),
+            Action::RemoveKnight(m) | Action::MoveFairy(m) | Action::CropRemove(m) => {
+                o[FIGURE] + m.player.index() * self.figures + self.figure_slot(game, m)?
+            }
+            Action::MoveFairyTo(space) => o[FAIRY] + at(space)?,
+            Action::MoveDragon(side) => o[DRAGON] + side.index(),
+            Action::ChooseCrop(c) => o[CROP] + crop_index(c),
+            Action::ChooseCropRole(role, c) => {
+                let r = match role {
+                    CropType::Pitchfork => 0,
+                    CropType::Club => 1,
+                    CropType::Shield => 2,
+                };
+                o[ROLE] + r * 3 + c.map_or(0, |c| 1 + crop_index(c))
+            }
+            // Chance outcomes are numbered apart (by tile kind).
+            Action::Draw(_) => return Err(Unencodable::Beyond("draws (they are chance outcomes)")),
+        })
+    }
+
+    fn onto(&self, meeple: MeepleKind, tile: usize, segment: usize) -> Result<usize, Unencodable> {
+        if tile >= self.tiles {
+            return Err(Unencodable::Beyond("tiles"));
+        }
+        Ok(self.offsets[ONTO] + (meeple.index() * self.tiles + tile) * SEGMENTS + segment)
+    }
+
+    /// A figure's slot: its place among its owner's figures on the board, sorted by kind, segment and fairy.
+    fn figure_slot(&self, game: &Game, m: MeepleRef) -> Result<usize, Unencodable> {
+        let mut own: Vec<MeepleRef> =
+            game.meeples().iter().filter(|x| x.player == m.player).map(|x| x.reference()).collect();
+        own.sort_by_key(|r| (r.kind, r.segment, r.fairy));
+        let slot = own.iter().position(|r| *r == m).ok_or(Unencodable::Beyond("figures"))?;
+        if slot >= self.figures {
+            return Err(Unencodable::Beyond("figures"));
+        }
+        Ok(slot)
+    }
+
+    /// Describe an id without a game: its block and the numbers it stands for.
+    pub(crate) fn describe(&self, id: usize) -> Option<(&'static str, Vec<(&'static str, i64)>)> {
+        let b = (0..11).find(|b| id >= self.offsets[*b] && id < self.offsets[*b + 1])?;
+        let i = id - self.offsets[b];
+        let w = self.width as usize;
+        let area = w * w;
+        let xy = |s: usize| vec![("dx", (s % w) as i64), ("dy", (s / w) as i64)];
+        let mut fields = match b {
+            PLACE => {
+                let mut v = xy(i / 4);
+                v.push(("rotation", (i % 4) as i64 * 90));
+                v
+            }
+            TRIANGLE => {
+                let mut v = vec![("slot", (i / 4 / area) as i64)];
+                v.extend(xy(i / 4 % area));
+                v.push(("corner", (i % 4) as i64));
+                v
+            }
+            PICK => vec![("kind", i as i64)],
+            ONTO => vec![
+                ("follower", (i / SEGMENTS / self.tiles) as i64),
+                ("tile", (i / SEGMENTS % self.tiles) as i64),
+                ("segment", (i % SEGMENTS) as i64),
+            ],
+            BARN => vec![("corner", i as i64)],
+            FIGURE => vec![("player", (i / self.figures) as i64), ("slot", (i % self.figures) as i64)],
+            FAIRY => xy(i),
+            DRAGON => vec![("side", i as i64)],
+            CROP => vec![("action", i as i64)],
+            ROLE => vec![("role", (i / 3) as i64), ("action", (i % 3) as i64)],
+            _ => vec![],
+        };
+        fields.shrink_to_fit();
+        Some((BLOCK_NAMES[b], fields))
+    }
+}
+
+/// NE, SE, SW, NW → 0..4 (the engine's corner order).
+fn corner_index(c: Corner) -> usize {
+    Corner::ALL.iter().position(|x| *x == c).unwrap_or(0)
+}
+
+fn crop_index(c: CropAction) -> usize {
+    match c {
+        CropAction::A => 0,
+        CropAction::B => 1,
+    }
+}
+
+/// A game's legal actions with their ids, computed together so that an id is looked up among what is legal.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Legal {
+    /// The legal actions, in the engine's order.
+    pub(crate) actions: Vec<Action>,
+    /// Their ids, in the same order (empty at a chance node or at the end).
+    pub(crate) ids: Vec<u32>,
+}
+
+impl Legal {
+    /// Fill from the game's current decision (chance nodes and the end give no player ids).
+    pub(crate) fn fill(&mut self, space: &ActionSpace, game: &Game) -> Result<(), Unencodable> {
+        game.legal_actions_into(&mut self.actions);
+        self.ids.clear();
+        if !matches!(game.decision().actor, carcassonne::Actor::Player(_)) {
+            return Ok(());
+        }
+        let window = Window::of(game, space.width);
+        for a in &self.actions {
+            self.ids.push(space.encode(game, window, *a)? as u32);
+        }
+        Ok(())
+    }
+
+    /// The legal action with this id.
+    pub(crate) fn find(&self, id: usize) -> Option<Action> {
+        self.ids.iter().position(|x| *x as usize == id).map(|i| self.actions[i])
+    }
+}
+
+/// Whether a tile kind is a triangle (for the observation's hand counts).
+pub(crate) fn is_triangle(game: &Game, k: carcassonne::TileKind) -> bool {
+    game.catalogue().def(k).shape == Shape::Triangle
+}

@@ -1,0 +1,316 @@
+//! `carcassonne._core.VecGame`: many games stepped together in Rust, the GIL released, numpy arrays in and out.
+
+use std::sync::Arc;
+
+use carcassonne::{Action, Actor, Game, GameConfig, Player};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use crate::IllegalActionError;
+use crate::game::{current_player, setup_from_json};
+use crate::obs::{self, Shape};
+use crate::space::{ActionSpace, Legal};
+
+/// One game of the batch.
+#[derive(Debug)]
+struct Slot {
+    game: Game,
+    legal: Legal,
+    /// The legal actions could not all be given ids (the window is too small): the game ends as truncated.
+    overflow: bool,
+    /// What the last step did.
+    outcome: Outcome,
+}
+
+impl Slot {
+    /// Take the chance steps (the game's own shuffled stack) up to the next player decision or the end, then list
+    /// the legal actions.
+    fn settle(&mut self, space: &ActionSpace) {
+        while self.game.decision().actor == Actor::Chance {
+            match self.game.next_draw() {
+                Some(k) => self.game.apply_unchecked(Action::Draw(k)),
+                None => break,
+            }
+        }
+        self.overflow = self.legal.fill(space, &self.game).is_err();
+    }
+}
+
+/// What one step did to one game.
+#[derive(Clone, Debug, Default)]
+struct Outcome {
+    rewards: Vec<f32>,
+    done: bool,
+    truncated: bool,
+    final_scores: Vec<i32>,
+}
+
+/// `n` games of one configuration, stepped together.
+#[pyclass(module = "carcassonne._core", name = "VecGame")]
+#[derive(Debug)]
+pub(crate) struct VecGame {
+    config: Arc<GameConfig>,
+    space: Arc<ActionSpace>,
+    slots: Vec<Slot>,
+    next_seed: u64,
+    pool: Option<Arc<rayon::ThreadPool>>,
+    episodes: u64,
+}
+
+impl VecGame {
+    fn fresh(&mut self) -> Game {
+        let seed = self.next_seed;
+        self.next_seed = self.next_seed.wrapping_add(1);
+        Game::from_config(Arc::clone(&self.config), seed)
+    }
+
+    /// Run `f` over every slot, on the pool when there is one.
+    fn each<F>(&mut self, f: F)
+    where
+        F: Fn(usize, &mut Slot) + Sync + Send,
+    {
+        match &self.pool {
+            Some(pool) => {
+                let slots = &mut self.slots;
+                pool.install(|| slots.par_iter_mut().enumerate().for_each(|(i, s)| f(i, s)));
+            }
+            None => self.slots.iter_mut().enumerate().for_each(|(i, s)| f(i, s)),
+        }
+    }
+}
+
+#[pymethods]
+impl VecGame {
+    /// `n` games of the setup in JSON; game `i` starts from seed `seed + i`, and each reset takes the next seed.
+    #[new]
+    #[pyo3(signature = (n, setup_json, window = 32, seed = 0, threads = 1))]
+    fn new(n: usize, setup_json: &str, window: i16, seed: u64, threads: usize) -> PyResult<VecGame> {
+        if n == 0 {
+            return Err(PyValueError::new_err("a VecGame needs at least one game"));
+        }
+        if !(4..=200).contains(&window) {
+            return Err(PyValueError::new_err(format!("window must be 4 to 200 spaces wide, not {window}")));
+        }
+        let setup = setup_from_json(setup_json)?;
+        let config = setup.prepare().map_err(|e| PyValueError::new_err(format!("invalid setup: {e}")))?;
+        let first = Game::from_config(Arc::clone(&config), seed);
+        let space = Arc::new(ActionSpace::new(&first, window));
+        let pool = if threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
+            Some(Arc::new(pool))
+        } else {
+            None
+        };
+        let mut v = VecGame { config, space, slots: Vec::with_capacity(n), next_seed: seed, pool, episodes: 0 };
+        for _ in 0..n {
+            let game = v.fresh();
+            v.slots.push(Slot { game, legal: Legal::default(), overflow: false, outcome: Outcome::default() });
+        }
+        let space = Arc::clone(&v.space);
+        v.each(|_, s| s.settle(&space));
+        Ok(v)
+    }
+
+    /// Number of games.
+    fn __len__(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Number of players.
+    #[getter]
+    fn players(&self) -> usize {
+        self.config.players as usize
+    }
+
+    /// Games finished since the start (each is replaced by a new one).
+    #[getter]
+    fn episodes(&self) -> u64 {
+        self.episodes
+    }
+
+    /// Size of the action space.
+    fn action_space_size(&self) -> usize {
+        self.space.size()
+    }
+
+    /// The observation's shape: `(planes, width, width)` and the feature count.
+    fn observation_shape(&self) -> ((usize, usize, usize), usize) {
+        let s = Shape::of(&self.space);
+        ((s.planes, s.width, s.width), s.features)
+    }
+
+    /// Start every game again, from new seeds.
+    fn reset(&mut self, py: Python<'_>) {
+        let games: Vec<Game> = (0..self.slots.len()).map(|_| self.fresh()).collect();
+        for (s, g) in self.slots.iter_mut().zip(games) {
+            s.game = g;
+        }
+        let space = Arc::clone(&self.space);
+        py.detach(|| self.each(|_, s| s.settle(&space)));
+    }
+
+    /// The player to act in each game (every game waits for a player: draws are taken inside).
+    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        PyArray1::from_vec(py, self.slots.iter().map(|s| current_player(&s.game)).collect())
+    }
+
+    /// The scores, `[n, players]`.
+    fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        let p = self.players();
+        let v: Vec<i32> = self.slots.iter().flat_map(|s| s.game.scores().iter().copied()).collect();
+        PyArray1::from_vec(py, v).reshape([self.slots.len(), p])
+    }
+
+    /// The legal ids of each game, padded with -1: `(ids [n, longest], counts [n])`.
+    fn legal_ids<'py>(&self, py: Python<'py>) -> crate::Pair<'py, PyArray2<i64>, PyArray1<i64>> {
+        let width = self.slots.iter().map(|s| s.legal.ids.len()).max().unwrap_or(0).max(1);
+        let mut ids = vec![-1i64; self.slots.len() * width];
+        for (i, s) in self.slots.iter().enumerate() {
+            for (j, id) in s.legal.ids.iter().enumerate() {
+                ids[i * width + j] = i64::from(*id);
+            }
+        }
+        let counts = self.slots.iter().map(|s| s.legal.ids.len() as i64).collect();
+        Ok((PyArray1::from_vec(py, ids).reshape([self.slots.len(), width])?, PyArray1::from_vec(py, counts)))
+    }
+
+    /// The legality masks, `[n, action_space_size]`, written into `out` when given (a bool array of that shape).
+    #[pyo3(signature = (out = None))]
+    fn legal_mask<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray2<bool>>>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let size = self.space.size();
+        let out = match out {
+            Some(o) => {
+                if o.shape() != [self.slots.len(), size] {
+                    return Err(PyValueError::new_err(format!(
+                        "out has shape {:?}, not [{}, {size}]",
+                        o.shape(),
+                        self.slots.len()
+                    )));
+                }
+                o
+            }
+            None => PyArray2::zeros(py, [self.slots.len(), size], false),
+        };
+        {
+            let mut rw = out.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let mask = rw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let slots = &self.slots;
+            py.detach(|| {
+                mask.fill(false);
+                for (i, s) in slots.iter().enumerate() {
+                    for id in &s.legal.ids {
+                        mask[i * size + *id as usize] = true;
+                    }
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    /// Each game's observation for its player to act: board planes `[n, planes, width, width]` and features
+    /// `[n, features]`.
+    fn observations<'py>(&mut self, py: Python<'py>) -> crate::Pair<'py, numpy::PyArray4<f32>, PyArray2<f32>> {
+        let shape = Shape::of(&self.space);
+        let n = self.slots.len();
+        let (bl, fl) = (shape.board_len(), shape.features);
+        let mut board = vec![0f32; n * bl];
+        let mut features = vec![0f32; n * fl];
+        let space = Arc::clone(&self.space);
+        let slots = &self.slots;
+        let pool = self.pool.clone();
+        py.detach(|| {
+            let work = |(s, (b, f)): (&Slot, (&mut [f32], &mut [f32]))| {
+                let viewer = match s.game.decision().actor {
+                    Actor::Player(p) => p,
+                    _ => Player(0),
+                };
+                obs::observe(&s.game, viewer, &space, b, f);
+            };
+            let pairs = slots.iter().zip(board.chunks_mut(bl).zip(features.chunks_mut(fl)));
+            match pool {
+                Some(pool) => pool.install(|| pairs.par_bridge().for_each(work)),
+                None => pairs.for_each(work),
+            }
+        });
+        let board = PyArray1::from_vec(py, board).reshape([n, shape.planes, shape.width, shape.width])?;
+        let features = PyArray1::from_vec(py, features).reshape([n, fl])?;
+        Ok((board, features))
+    }
+
+    /// Apply one action id per game. Returns `(rewards [n, players], done [n], truncated [n], final_scores [n,
+    /// players])`: rewards are each player's points gained; a finished game's final scores are given and it starts
+    /// again from the next seed. Nothing is applied if any id is illegal.
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray2<i32>>,
+    )> {
+        let ids = actions.as_slice().map_err(|e| PyValueError::new_err(format!("actions: {e}")))?;
+        let n = self.slots.len();
+        if ids.len() != n {
+            return Err(PyValueError::new_err(format!("{} actions for {n} games", ids.len())));
+        }
+        let mut chosen = Vec::with_capacity(n);
+        for (i, (s, id)) in self.slots.iter().zip(ids).enumerate() {
+            let a = usize::try_from(*id).ok().and_then(|id| s.legal.find(id));
+            match a {
+                Some(a) => chosen.push(a),
+                None => {
+                    return Err(IllegalActionError::new_err(format!("game {i}: action id {id} is not legal here")));
+                }
+            }
+        }
+        let players = self.players();
+        let space = Arc::clone(&self.space);
+        py.detach(|| {
+            let chosen = &chosen;
+            self.each(|i, s| {
+                let before = s.game.scores().to_vec();
+                s.game.apply_unchecked(chosen[i]);
+                s.settle(&space);
+                let after = s.game.scores();
+                let done = s.game.is_over() || s.overflow;
+                s.outcome = Outcome {
+                    rewards: after.iter().zip(&before).map(|(a, b)| (a - b) as f32).collect(),
+                    done,
+                    truncated: done && !s.game.is_over(),
+                    final_scores: if done { after.to_vec() } else { vec![0; players] },
+                };
+            });
+        });
+        let outcomes: Vec<Outcome> = self.slots.iter_mut().map(|s| std::mem::take(&mut s.outcome)).collect();
+        // Finished games start again.
+        let finished: Vec<usize> = (0..n).filter(|i| outcomes[*i].done).collect();
+        for i in &finished {
+            let g = self.fresh();
+            self.slots[*i].game = g;
+            self.episodes += 1;
+        }
+        for i in &finished {
+            self.slots[*i].settle(&space);
+        }
+        let rewards: Vec<f32> = outcomes.iter().flat_map(|o| o.rewards.iter().copied()).collect();
+        let finals: Vec<i32> = outcomes.iter().flat_map(|o| o.final_scores.iter().copied()).collect();
+        Ok((
+            PyArray1::from_vec(py, rewards).reshape([n, players])?,
+            PyArray1::from_vec(py, outcomes.iter().map(|o| o.done).collect()),
+            PyArray1::from_vec(py, outcomes.iter().map(|o| o.truncated).collect()),
+            PyArray1::from_vec(py, finals).reshape([n, players])?,
+        ))
+    }
+}

@@ -1,0 +1,202 @@
+"""The Game class: action ids, masks, observations, records, errors."""
+
+import json
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import carcassonne
+from conftest import EVERY_SET, carc_scores, random_game
+
+
+@pytest.mark.parametrize("players,sets", [(2, ["base"]), (3, EVERY_SET), (6, EVERY_SET)])
+def test_ids_name_each_legal_action_once(players, sets):
+    seen_blocks = set()
+    for seed in range(3):
+        for game in random_game(players, sets, seed=seed):
+            if game.is_over():
+                break
+            ids = game.legal_action_ids()
+            texts = game.legal_actions()
+            assert len(ids) == len(texts) > 0
+            assert len(set(ids)) == len(set(texts)), "two legal actions share an id"
+            assert all(0 <= i < game.action_space_size for i in ids)
+            mask = game.legal_mask()
+            assert mask.dtype == np.bool_ and mask.shape == (game.action_space_size,)
+            assert sorted(np.flatnonzero(mask).tolist()) == sorted(set(ids))
+            i = random.Random(len(ids)).randrange(len(ids))
+            assert game.action_text(ids[i]) == texts[i]
+            assert game.action_id(texts[i]) == ids[i]
+            seen_blocks.update(m.block for m in game.legal_moves())
+    assert {"pass", "place", "onto"} <= seen_blocks
+    if sets == EVERY_SET:
+        assert {"triangle", "figure", "dragon", "barn"} <= seen_blocks
+
+
+def test_the_action_space_is_fixed_for_a_configuration():
+    sizes = {carcassonne.Game(players=3, sets=EVERY_SET, seed=s).action_space_size for s in range(5)}
+    assert len(sizes) == 1
+    blocks = carcassonne.Game(players=3, sets=EVERY_SET).action_blocks()
+    assert blocks[0] == ("pass", 0, 1)
+    assert sum(size for _, _, size in blocks) == sizes.pop()
+    base = carcassonne.Game()
+    assert base.action_space_size < carcassonne.Game(sets=EVERY_SET).action_space_size
+
+
+def test_records_written_from_python_replay_with_carc_to_the_same_scores(tmp_path):
+    for seed, (players, sets) in enumerate([(2, ["base"]), (3, EVERY_SET), (4, ["base", "pd", "cc"])]):
+        bots = ["greedy", "random", "greedy", "random"][:players]
+        game = carcassonne.play(carcassonne.Game(players=players, sets=sets, seed=seed), bots, seed=seed)
+        assert game.is_over()
+        path = tmp_path / f"game-{seed}.json"
+        game.save(path)
+        assert carc_scores(path) == game.scores()
+        again = carcassonne.Game.from_record(path)
+        assert again.scores() == game.scores() and again.is_over()
+        assert carcassonne.Game.from_record(game.to_record()).scores() == game.scores()
+
+
+def test_a_record_from_the_docs_loads_and_plays_on():
+    from conftest import REPO
+
+    game = carcassonne.Game.from_record(REPO / "docs" / "examples" / "mid-game.json")
+    assert game.scores() == carc_scores(REPO / "docs" / "examples" / "mid-game.json")
+    while not game.is_over():
+        if game.is_chance_node:
+            game.draw()
+        else:
+            game.apply(game.legal_action_ids()[0])
+    assert game.is_over()
+
+
+def test_observations_hold_only_what_the_player_may_see():
+    differed = 0
+    rng = random.Random(5)
+    for seed in range(3):
+        for game in random_game(3, EVERY_SET, seed=seed, rng=rng):
+            if game.is_over() or rng.random() > 0.2:
+                continue
+            me = game.current_player
+            board, features = game.observation(me)
+            for k in range(2):
+                other = game.resample(me, seed=100 * seed + k)
+                b2, f2 = other.observation(me)
+                np.testing.assert_array_equal(board, b2)
+                np.testing.assert_array_equal(features, f2)
+                assert other.legal_actions() == game.legal_actions()
+                if any(other.view(q)["players"][q].get("hand") != game.view(q)["players"][q].get("hand") for q in range(3) if q != me):
+                    differed += 1
+    assert differed > 10, "the resampled games never differed in what was hidden"
+
+
+def test_observation_shapes_and_names():
+    game = carcassonne.Game(players=4, sets=EVERY_SET)
+    assert game.decision["kind"] == "phase1"  # a triangle may be placed instead of drawing
+    (planes, w, w2), features = game.observation_shape
+    board, vec = game.observation(0)
+    assert board.shape == (planes, w, w2) and board.dtype == np.float32
+    assert vec.shape == (features,)
+    assert len(game.plane_names()) == planes
+    assert sum(n for _, n in game.feature_blocks()) == features
+    # The start tile is in the middle of the window.
+    x0, y0, width = game.window
+    assert board[0, -y0, -x0] == 1.0
+    assert game.observation_flat(0).shape == (planes * w * w2 + features,)
+
+
+def test_chance_nodes():
+    game = carcassonne.Game(seed=3)
+    assert game.current_player == carcassonne.CHANCE
+    outcomes = game.chance_outcomes()
+    assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+    assert game.legal_action_ids() == []
+    kind, _ = game.chance_outcome_ids()[0]
+    game.apply_chance(kind)
+    assert game.current_player == 0
+    with pytest.raises(carcassonne.IllegalActionError):
+        game.apply_chance(kind)
+
+
+def test_errors_are_clear():
+    with pytest.raises(ValueError, match="players"):
+        carcassonne.Game(players=9)
+    with pytest.raises(ValueError):
+        carcassonne.Game(sets=["nope"])
+    with pytest.raises(ValueError):
+        carcassonne.Game(rules={"base.tiny_city_points": "seven"})
+    game = carcassonne.Game()
+    game.draw()
+    with pytest.raises(carcassonne.IllegalActionError):
+        game.apply("place base/U 5,5 r0")
+    with pytest.raises(carcassonne.IllegalActionError):
+        game.apply("fly away")
+    with pytest.raises(carcassonne.IllegalActionError):
+        game.apply(10**9)
+    with pytest.raises(carcassonne.IllegalActionError):
+        game.apply(-1)
+    with pytest.raises(IndexError):
+        game.observation(2)
+    with pytest.raises(ValueError):
+        carcassonne.Game.from_record({"setup": {"players": 2}, "actions": ["draw base/ZZ"]})
+    with pytest.raises(ValueError):
+        carcassonne.Bot("nonsense")
+
+
+def test_a_narrow_window_says_so_instead_of_losing_actions():
+    rng = random.Random(1)
+    game = carcassonne.Game(seed=1, window=4)
+    raised = False
+    while not game.is_over():
+        if game.is_chance_node:
+            game.draw()
+            continue
+        try:
+            game.legal_action_ids()
+        except carcassonne.WindowError as e:
+            assert "window" in str(e)
+            raised = True
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    assert raised
+    with pytest.raises(carcassonne.WindowError):
+        game.legal_mask()
+    # Notation still works past the window.
+    assert game.legal_actions()
+    game.apply(game.legal_actions()[0])
+
+
+def test_clone_and_pickle_are_independent():
+    game = carcassonne.Game(seed=2)
+    game.draw()
+    copy = game.clone()
+    copy.apply(copy.legal_action_ids()[0])
+    assert game.to_record()["actions"] != copy.to_record()["actions"]
+    back = pickle.loads(pickle.dumps(copy))
+    assert back.to_record() == copy.to_record()
+
+
+def test_bots_play_legally_and_repeat_themselves_for_a_seed():
+    game = carcassonne.Game(players=3, sets=EVERY_SET, seed=4)
+    while game.is_chance_node:
+        game.draw()
+    for spec in ["random", "greedy", "mcts:iterations=60,threads=1", "easy"]:
+        a = carcassonne.Bot(spec, seed=1).choose(game)
+        assert a in game.legal_actions()
+        assert carcassonne.Bot(spec, seed=1).choose(game) == a
+    thought = carcassonne.Bot("mcts:iterations=60,threads=1", seed=1).think(game)
+    assert thought["action"] in game.legal_actions()
+    assert thought["iterations"] >= 60 and thought["candidates"]
+    assert {"action", "visits", "value"} <= set(thought["candidates"][0])
+
+
+def test_view_and_events_are_json():
+    game = carcassonne.Game(sets=["base", "am"], seed=8)
+    carcassonne.play(game, ["greedy", "greedy"])
+    view = game.view(0)
+    assert [p["score"] for p in view["players"]] == game.scores()
+    assert "hand" in view["players"][0] and "hand" not in view["players"][1]
+    assert isinstance(game.events(), list)
+    json.dumps(game.view())
+    assert game.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])

@@ -1,0 +1,92 @@
+"""VecGame: batched stepping agrees with single games, masks with ids, rewards with final scores."""
+
+import numpy as np
+import pytest
+
+import carcassonne
+from conftest import EVERY_SET
+
+
+@pytest.mark.parametrize("players,sets", [(2, ["base"]), (3, EVERY_SET)])
+def test_batched_games_finish_and_rewards_add_up_to_the_final_scores(players, sets):
+    n = 8
+    vec = carcassonne.VecGame(n, players=players, sets=sets, seed=10)
+    rng = np.random.default_rng(0)
+    totals = np.zeros((n, players))
+    finished = 0
+    mask = np.zeros((n, vec.action_space_size), dtype=bool)
+    while finished < 2 * n:
+        ids, counts = vec.legal_ids()
+        vec.legal_mask(out=mask)
+        assert (counts > 0).all()
+        for i in range(n):
+            assert sorted(np.flatnonzero(mask[i])) == sorted(set(ids[i, : counts[i]].tolist()))
+        assert (vec.current_player() >= 0).all()
+        rewards, done, truncated, finals = vec.step(vec.random_actions(rng))
+        totals += rewards
+        for i in np.flatnonzero(done):
+            assert not truncated[i]
+            np.testing.assert_array_equal(totals[i], finals[i])
+            totals[i] = 0
+            finished += 1
+    assert vec.episodes == finished
+
+
+def test_a_batch_of_one_is_the_same_game_as_a_game():
+    vec = carcassonne.VecGame(1, players=2, sets=["base", "am"], seed=42)
+    game = carcassonne.Game(players=2, sets=["base", "am"], seed=42)
+    rng = np.random.default_rng(3)
+    while True:
+        while game.is_chance_node:
+            game.draw()
+        a = vec.random_actions(rng)
+        assert sorted(game.legal_action_ids()) == sorted(vec.legal_ids()[0][0, : vec.legal_ids()[1][0]].tolist())
+        board, features = game.observation(game.current_player)
+        vb, vf = vec.observations()
+        np.testing.assert_array_equal(vb[0], board)
+        np.testing.assert_array_equal(vf[0], features)
+        game.apply(int(a[0]))
+        _, done, _, finals = vec.step(a)
+        if done[0]:
+            assert game.is_over() and finals[0].tolist() == game.scores()
+            break
+        assert vec.scores()[0].tolist() == game.scores()
+
+
+def test_threads_give_the_same_games():
+    runs = []
+    for threads in (1, 2):
+        vec = carcassonne.VecGame(16, sets=EVERY_SET, seed=5, threads=threads)
+        rng = np.random.default_rng(1)
+        for _ in range(300):
+            vec.step(vec.random_actions(rng))
+        runs.append((vec.scores().copy(), vec.observations()[1].copy(), vec.episodes))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
+    assert runs[0][2] == runs[1][2]
+
+
+def test_an_illegal_id_changes_nothing():
+    vec = carcassonne.VecGame(4, seed=1)
+    before = vec.observations()[1].copy()
+    ids, _ = vec.legal_ids()
+    actions = ids[:, 0].copy()
+    actions[2] = vec.action_space_size + 5
+    with pytest.raises(carcassonne.IllegalActionError, match="game 2"):
+        vec.step(actions)
+    np.testing.assert_array_equal(vec.observations()[1], before)
+    with pytest.raises(ValueError):
+        vec.step(actions[:3])
+    with pytest.raises(ValueError):
+        vec.legal_mask(out=np.zeros((4, 3), dtype=bool))
+    with pytest.raises(ValueError):
+        carcassonne.VecGame(0)
+
+
+def test_observation_batches_have_the_documented_shape():
+    vec = carcassonne.VecGame(3, players=4, sets=EVERY_SET)
+    (planes, w, _), features = vec.observation_shape
+    board, vecf = vec.observations()
+    assert board.shape == (3, planes, w, w) and board.dtype == np.float32
+    assert vecf.shape == (3, features)
+    assert vec.legal_mask().shape == (3, vec.action_space_size)
