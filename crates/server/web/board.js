@@ -47,6 +47,22 @@ export class Board {
   setViewBox() {
     const { x, y, w, h } = this.view;
     this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+    this.scaleFigures();
+  }
+
+  // Zoomed far out, a meeple would shrink to a few pixels: its body grows (up to 2.4 times) so that it stays about
+  // 18 pixels tall on the screen. Zoomed in, figures keep their size on the tile.
+  scaleFigures() {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width) return;
+    const perPixel = this.view.w / r.width;
+    const k = Math.min(2.4, Math.max(1, (18 * perPixel) / 26));
+    if (k === this.figureScale) return;
+    this.figureScale = k;
+    const t = k === 1 ? null : `scale(${k.toFixed(3)})`;
+    for (const b of this.svg.querySelectorAll(".figure-body")) {
+      if (t) b.setAttribute("transform", t); else b.removeAttribute("transform");
+    }
   }
 
   // Show everything placed, with a margin of one space.
@@ -204,7 +220,8 @@ export class Board {
       this.fairyAt([ox + 80, oy + 20]);
     }
     // Keep every tile in sight until the player moves the board themselves.
-    if (!this.userMoved) this.fit();
+    this.figureScale = null;
+    if (!this.userMoved) this.fit(); else this.scaleFigures();
   }
 
   fairyAt([x, y]) {

@@ -269,7 +269,9 @@ export const seatColour = (seat, i) => COLOUR_HEX[seat?.colour] || PLAYER_COLORS
 // A figure of a player: a meeple (lying down for a farmer), the larger mayor, a wagon, or a barn.
 export function figure(g, kind, color, at, opts = {}) {
   const [x, y] = at;
-  const f = el("g", { transform: `translate(${x} ${y + 8})`, class: `figure figure-${kind}` }, g);
+  const outer = el("g", { transform: `translate(${x} ${y + 8})`, class: `figure figure-${kind}` }, g);
+  // The body is scaled by the board when zoomed out, so that figures stay big enough to see (Board.scaleFigures).
+  const f = el("g", { class: "figure-body" }, outer);
   const stroke = { stroke: "rgba(0,0,0,0.55)", "stroke-width": 1.2, "stroke-linejoin": "round" };
   if (kind === "wagon") {
     el("rect", { x: -11, y: -14, width: 22, height: 10, rx: 2, fill: color, ...stroke }, f);
@@ -284,5 +286,5 @@ export function figure(g, kind, color, at, opts = {}) {
     el("path", { d: MEEPLE, fill: color, transform: `scale(${scale})${rot}`, ...stroke }, f);
     if (kind === "mayor") el("circle", { cx: 0, cy: -22, r: 3, fill: "#f2c84b", stroke: "#8a6414" }, f);
   }
-  return f;
+  return outer;
 }
