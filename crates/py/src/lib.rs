@@ -14,7 +14,7 @@ use carcassonne::{Action, Actor, Game};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 
 create_exception!(_core, IllegalActionError, PyValueError, "An action that is not legal here, or cannot be read.");
 create_exception!(
@@ -28,10 +28,18 @@ create_exception!(
 pub(crate) type Pair<'py, A, B> = PyResult<(Bound<'py, A>, Bound<'py, B>)>;
 
 /// Native random playouts of a setup, for comparison with stepping from Python: `(games, actions, seconds)` for
-/// `games` games of uniformly random legal actions (draws from each game's own stack), on one thread.
+/// `games` games of uniformly random legal actions (draws from each game's own stack), on one thread. The engine's
+/// own random playout samples a placement without listing them all; with `enumerate`, every decision lists its
+/// legal actions first (as a legality mask needs) and picks one of them.
 #[pyfunction]
-#[pyo3(signature = (setup_json, games = 100, seed = 0))]
-fn native_random_playouts(py: Python<'_>, setup_json: &str, games: u32, seed: u64) -> PyResult<(u32, u64, f64)> {
+#[pyo3(signature = (setup_json, games = 100, seed = 0, enumerate = false))]
+fn native_random_playouts(
+    py: Python<'_>,
+    setup_json: &str,
+    games: u32,
+    seed: u64,
+    enumerate: bool,
+) -> PyResult<(u32, u64, f64)> {
     let setup = game::setup_from_json(setup_json)?;
     let config = setup.prepare().map_err(|e| PyValueError::new_err(format!("invalid setup: {e}")))?;
     Ok(py.detach(|| {
@@ -44,6 +52,10 @@ fn native_random_playouts(py: Python<'_>, setup_json: &str, games: u32, seed: u6
             while !g.is_over() {
                 let a = match g.decision().actor {
                     Actor::Chance => g.next_draw().map(Action::Draw),
+                    _ if enumerate => {
+                        g.legal_actions_into(&mut buf);
+                        (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
+                    }
                     _ => g.random_action(&mut rng, &mut buf),
                 };
                 let Some(a) = a else { break };

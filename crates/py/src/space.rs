@@ -179,8 +179,15 @@ impl ActionSpace {
         (0..11).map(|b| (BLOCK_NAMES[b], self.offsets[b], self.offsets[b + 1] - self.offsets[b])).collect()
     }
 
-    /// The id of a legal action of `game`, seen through `window` (from [`Window::of`] on the same game).
-    pub(crate) fn encode(&self, game: &Game, window: Window, a: Action) -> Result<usize, Unencodable> {
+    /// The id of a legal action of `game`, seen through `window` (from [`Window::of`] on the same game), with the
+    /// figures on the board sorted into their slots (`figures`, from [`Figures::fill`] on the same game).
+    pub(crate) fn encode(
+        &self,
+        game: &Game,
+        window: Window,
+        figures: &Figures,
+        a: Action,
+    ) -> Result<usize, Unencodable> {
         let area = window.area();
         let at = |s: Space| window.index(s).ok_or(Unencodable::OutsideWindow);
         let o = &self.offsets;
@@ -216,7 +223,7 @@ impl ActionSpace {
             }
             Action::PlaceBarn { corner } => o[BARN] + corner_index(corner),
             Action::RemoveKnight(m) | Action::MoveFairy(m) | Action::CropRemove(m) => {
-                o[FIGURE] + m.player.index() * self.figures + self.figure_slot(game, m)?
+                o[FIGURE] + m.player.index() * self.figures + self.figure_slot(figures, m)?
             }
             Action::MoveFairyTo(space) => o[FAIRY] + at(space)?,
             Action::MoveDragon(side) => o[DRAGON] + side.index(),
@@ -242,15 +249,12 @@ impl ActionSpace {
     }
 
     /// A figure's slot: its place among its owner's figures on the board, sorted by kind, segment and fairy.
-    fn figure_slot(&self, game: &Game, m: MeepleRef) -> Result<usize, Unencodable> {
-        let mut own: Vec<MeepleRef> =
-            game.meeples().iter().filter(|x| x.player == m.player).map(|x| x.reference()).collect();
-        own.sort_by_key(|r| (r.kind, r.segment, r.fairy));
-        let slot = own.iter().position(|r| *r == m).ok_or(Unencodable::Beyond("figures"))?;
-        if slot >= self.figures {
-            return Err(Unencodable::Beyond("figures"));
+    fn figure_slot(&self, figures: &Figures, m: MeepleRef) -> Result<usize, Unencodable> {
+        let own = figures.sorted.get(m.player.index()).ok_or(Unencodable::Beyond("players"))?;
+        match own.iter().position(|r| *r == m) {
+            Some(slot) if slot < self.figures => Ok(slot),
+            _ => Err(Unencodable::Beyond("figures")),
         }
-        Ok(slot)
     }
 
     /// Describe an id without a game: its block and the numbers it stands for.
@@ -303,6 +307,28 @@ fn crop_index(c: CropAction) -> usize {
     }
 }
 
+/// Each player's figures on the board, sorted by kind, segment and fairy: a figure's slot is its place here.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Figures {
+    sorted: Vec<Vec<MeepleRef>>,
+}
+
+impl Figures {
+    /// Sort the game's figures (reusing the lists).
+    pub(crate) fn fill(&mut self, game: &Game) {
+        self.sorted.resize_with(game.players(), Vec::new);
+        for own in &mut self.sorted {
+            own.clear();
+        }
+        for m in game.meeples() {
+            self.sorted[m.player.index()].push(m.reference());
+        }
+        for own in &mut self.sorted {
+            own.sort_unstable_by_key(|r| (r.kind, r.segment, r.fairy));
+        }
+    }
+}
+
 /// A game's legal actions with their ids, computed together so that an id is looked up among what is legal.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Legal {
@@ -310,6 +336,7 @@ pub(crate) struct Legal {
     pub(crate) actions: Vec<Action>,
     /// Their ids, in the same order (empty at a chance node or at the end).
     pub(crate) ids: Vec<u32>,
+    figures: Figures,
 }
 
 impl Legal {
@@ -321,8 +348,13 @@ impl Legal {
             return Ok(());
         }
         let window = Window::of(game, space.width);
+        let names_figures =
+            |a: &Action| matches!(a, Action::RemoveKnight(_) | Action::MoveFairy(_) | Action::CropRemove(_));
+        if self.actions.iter().any(names_figures) {
+            self.figures.fill(game);
+        }
         for a in &self.actions {
-            self.ids.push(space.encode(game, window, *a)? as u32);
+            self.ids.push(space.encode(game, window, &self.figures, *a)? as u32);
         }
         Ok(())
     }

@@ -39,12 +39,12 @@ impl Slot {
 }
 
 /// What one step did to one game.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Outcome {
-    rewards: Vec<f32>,
+    rewards: [f32; carcassonne::game::MAX_PLAYERS],
     done: bool,
     truncated: bool,
-    final_scores: Vec<i32>,
+    final_scores: [i32; carcassonne::game::MAX_PLAYERS],
 }
 
 /// `n` games of one configuration, stepped together.
@@ -280,20 +280,22 @@ impl VecGame {
         py.detach(|| {
             let chosen = &chosen;
             self.each(|i, s| {
-                let before = s.game.scores().to_vec();
+                let mut before = [0i32; carcassonne::game::MAX_PLAYERS];
+                before[..players].copy_from_slice(s.game.scores());
                 s.game.apply_unchecked(chosen[i]);
                 s.settle(&space);
                 let after = s.game.scores();
                 let done = s.game.is_over() || s.overflow;
-                s.outcome = Outcome {
-                    rewards: after.iter().zip(&before).map(|(a, b)| (a - b) as f32).collect(),
-                    done,
-                    truncated: done && !s.game.is_over(),
-                    final_scores: if done { after.to_vec() } else { vec![0; players] },
-                };
+                let o = &mut s.outcome;
+                for p in 0..players {
+                    o.rewards[p] = (after[p] - before[p]) as f32;
+                    o.final_scores[p] = if done { after[p] } else { 0 };
+                }
+                o.done = done;
+                o.truncated = done && !s.game.is_over();
             });
         });
-        let outcomes: Vec<Outcome> = self.slots.iter_mut().map(|s| std::mem::take(&mut s.outcome)).collect();
+        let outcomes: Vec<Outcome> = self.slots.iter().map(|s| s.outcome).collect();
         // Finished games start again.
         let finished: Vec<usize> = (0..n).filter(|i| outcomes[*i].done).collect();
         for i in &finished {
@@ -304,8 +306,8 @@ impl VecGame {
         for i in &finished {
             self.slots[*i].settle(&space);
         }
-        let rewards: Vec<f32> = outcomes.iter().flat_map(|o| o.rewards.iter().copied()).collect();
-        let finals: Vec<i32> = outcomes.iter().flat_map(|o| o.final_scores.iter().copied()).collect();
+        let rewards: Vec<f32> = outcomes.iter().flat_map(|o| o.rewards[..players].iter().copied()).collect();
+        let finals: Vec<i32> = outcomes.iter().flat_map(|o| o.final_scores[..players].iter().copied()).collect();
         Ok((
             PyArray1::from_vec(py, rewards).reshape([n, players])?,
             PyArray1::from_vec(py, outcomes.iter().map(|o| o.done).collect()),
