@@ -51,7 +51,7 @@ export class Board {
   }
 
   // Zoomed far out, a meeple would shrink to a few pixels: its body grows (up to 2.4 times) so that it stays about
-  // 18 pixels tall on the screen. Zoomed in, figures keep their size on the tile.
+  // 18 pixels tall on the screen, and the tiles' symbols grow up to 1.7 times. Zoomed in, both keep their size.
   scaleFigures() {
     const r = this.svg.getBoundingClientRect();
     if (!r.width) return;
@@ -62,6 +62,11 @@ export class Board {
     const t = k === 1 ? null : `scale(${k.toFixed(3)})`;
     for (const b of this.svg.querySelectorAll(".figure-body")) {
       if (t) b.setAttribute("transform", t); else b.removeAttribute("transform");
+    }
+    // Symbols on the tiles (volcanoes, pennants, crop circles…) grow less, so that they stay on their tiles.
+    const ks = Math.min(k, 1.7);
+    for (const b of this.svg.querySelectorAll(".layer-tiles .symbol-body")) {
+      b.setAttribute("transform", `scale(${(Number(b.dataset.size || 1) * ks).toFixed(3)})`);
     }
   }
 

@@ -148,7 +148,9 @@ function crown(g, at) {
 // The symbols: volcano, dragon, portal, crop circles by type, hill, vineyard, sheep.
 export function symbol(g, name, at, size = 1) {
   const [x, y] = at;
-  const s = el("g", { transform: `translate(${x} ${y}) scale(${size})`, class: `symbol symbol-${name.replace(":", "-")}` }, g);
+  const outer = el("g", { transform: `translate(${x} ${y})`, class: `symbol symbol-${name.replace(":", "-")}` }, g);
+  // The board scales the body when zoomed far out (Board.scaleFigures), from its own size.
+  const s = el("g", { transform: `scale(${size})`, class: "symbol-body", "data-size": size }, outer);
   switch (name) {
     case "volcano":
       el("path", { d: "M-20 12 L-6 -10 H6 L20 12 Z", fill: "#6d4a35", stroke: "#3e2a1f", "stroke-width": 1.2 }, s);
