@@ -19,8 +19,11 @@ def test_batched_games_finish_and_rewards_add_up_to_the_final_scores(players, se
         ids, counts = vec.legal_ids()
         vec.legal_mask(out=mask)
         assert (counts > 0).all()
+        flat, offsets = vec.legal_ids_flat()
+        assert offsets[0] == 0 and offsets[-1] == len(flat)
         for i in range(n):
             assert sorted(np.flatnonzero(mask[i])) == sorted(set(ids[i, : counts[i]].tolist()))
+            assert flat[offsets[i] : offsets[i + 1]].tolist() == ids[i, : counts[i]].tolist()
         assert (vec.current_player() >= 0).all()
         rewards, done, truncated, finals = vec.step(vec.random_actions(rng))
         totals += rewards

@@ -467,6 +467,11 @@ class VecGame:
         """``(int64[n, longest], int64[n])``: each game's legal ids padded with -1, and their counts."""
         return self._v.legal_ids()
 
+    def legal_ids_flat(self) -> Tuple[np.ndarray, np.ndarray]:
+        """``(int64[total], int64[n + 1])``: every game's legal ids one after the other, and where each game's start
+        (game ``i``: ``ids[offsets[i]:offsets[i + 1]]``)."""
+        return self._v.legal_ids_flat()
+
     def legal_mask(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """``bool[n, action_space_size]``, written into ``out`` when given."""
         return self._v.legal_mask(out)
@@ -483,6 +488,6 @@ class VecGame:
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """One uniformly random legal id per game."""
-        ids, counts = self._v.legal_ids()
-        pick = (rng.random(len(counts)) * counts).astype(np.int64)
-        return ids[np.arange(len(counts)), pick]
+        ids, offsets = self._v.legal_ids_flat()
+        counts = np.diff(offsets)
+        return ids[offsets[:-1] + (rng.random(len(counts)) * counts).astype(np.int64)]
