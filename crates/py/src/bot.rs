@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 
 use carcassonne::{Actor, Player};
-use carcassonne_ai::{Bot, BotSpec};
+use carcassonne_ai::{Bot, BotSpec, Thought};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -34,6 +34,20 @@ impl PyBot {
     }
 }
 
+impl PyBot {
+    /// Think for `player` (by default the player to act) with the GIL released.
+    fn think(&self, py: Python<'_>, game: &PyGame, player: Option<i64>) -> PyResult<Thought> {
+        let me = PyBot::seat(game, player)?;
+        let g = &game.game;
+        let inner = &self.inner;
+        let t = py.detach(|| {
+            let mut bot = inner.lock().map_err(|_| "the bot failed earlier".to_string())?;
+            bot.think(g, me).map_err(|e| e.to_string())
+        });
+        t.map_err(PyRuntimeError::new_err)
+    }
+}
+
 #[pymethods]
 impl PyBot {
     /// A player from its spec (`carc arena --bots` reads the same), seeded.
@@ -54,29 +68,15 @@ impl PyBot {
     /// The action this bot plays for `player` (by default the player to act), in record notation.
     #[pyo3(signature = (game, player = None))]
     fn choose(&self, py: Python<'_>, game: &PyGame, player: Option<i64>) -> PyResult<String> {
-        let me = PyBot::seat(game, player)?;
-        let g = &game.game;
-        let inner = &self.inner;
-        let a = py.detach(|| {
-            let mut bot = inner.lock().map_err(|_| "the bot failed earlier".to_string())?;
-            bot.choose(g, me).map_err(|e| e.to_string())
-        });
-        let a = a.map_err(PyRuntimeError::new_err)?;
-        Ok(game.game.action_text(a))
+        let t = self.think(py, game, player)?;
+        Ok(game.game.action_text(t.action))
     }
 
     /// The bot's choice with its view of the candidates, as JSON: `{"action", "iterations", "seconds",
     /// "candidates": [{"action", "visits", "value"}, …]}`.
     #[pyo3(signature = (game, player = None))]
     fn think_json(&self, py: Python<'_>, game: &PyGame, player: Option<i64>) -> PyResult<String> {
-        let me = PyBot::seat(game, player)?;
-        let g = &game.game;
-        let inner = &self.inner;
-        let t = py.detach(|| {
-            let mut bot = inner.lock().map_err(|_| "the bot failed earlier".to_string())?;
-            bot.think(g, me).map_err(|e| e.to_string())
-        });
-        let t = t.map_err(PyRuntimeError::new_err)?;
+        let t = self.think(py, game, player)?;
         let text = |a| game.game.action_text(a);
         let candidates: Vec<serde_json::Value> = t
             .candidates
