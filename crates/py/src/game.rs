@@ -51,9 +51,7 @@ pub(crate) struct PyGame {
 
 impl PyGame {
     pub(crate) fn start(setup: Setup, width: i16) -> PyResult<PyGame> {
-        if !(4..=200).contains(&width) {
-            return Err(PyValueError::new_err(format!("window must be 4 to 200 spaces wide, not {width}")));
-        }
+        crate::space::check_width(width).map_err(PyValueError::new_err)?;
         let game = Game::new(&setup).map_err(|e| PyValueError::new_err(format!("invalid setup: {e}")))?;
         let space = Arc::new(ActionSpace::new(&game, width));
         let mut g = PyGame { game, record: Record::new(setup), space, legal: Legal::default(), overflow: None };

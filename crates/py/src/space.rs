@@ -69,6 +69,18 @@ impl Window {
     }
 }
 
+/// Narrowest and widest board windows accepted.
+const WIDTHS: std::ops::RangeInclusive<i16> = 4..=200;
+
+/// Check a window width asked for from Python.
+pub(crate) fn check_width(width: i16) -> Result<(), String> {
+    if WIDTHS.contains(&width) {
+        Ok(())
+    } else {
+        Err(format!("window must be {} to {} spaces wide, not {width}", WIDTHS.start(), WIDTHS.end()))
+    }
+}
+
 /// Why an action has no id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Unencodable {
@@ -264,7 +276,7 @@ impl ActionSpace {
         let w = self.width as usize;
         let area = w * w;
         let xy = |s: usize| vec![("dx", (s % w) as i64), ("dy", (s / w) as i64)];
-        let mut fields = match b {
+        let fields = match b {
             PLACE => {
                 let mut v = xy(i / 4);
                 v.push(("rotation", (i % 4) as i64 * 90));
@@ -290,7 +302,6 @@ impl ActionSpace {
             ROLE => vec![("role", (i / 3) as i64), ("action", (i % 3) as i64)],
             _ => vec![],
         };
-        fields.shrink_to_fit();
         Some((BLOCK_NAMES[b], fields))
     }
 }

@@ -90,9 +90,7 @@ impl VecGame {
         if n == 0 {
             return Err(PyValueError::new_err("a VecGame needs at least one game"));
         }
-        if !(4..=200).contains(&window) {
-            return Err(PyValueError::new_err(format!("window must be 4 to 200 spaces wide, not {window}")));
-        }
+        crate::space::check_width(window).map_err(PyValueError::new_err)?;
         let setup = setup_from_json(setup_json)?;
         let config = setup.prepare().map_err(|e| PyValueError::new_err(format!("invalid setup: {e}")))?;
         let first = Game::from_config(Arc::clone(&config), seed);

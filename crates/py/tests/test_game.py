@@ -200,3 +200,11 @@ def test_view_and_events_are_json():
     assert isinstance(game.events(), list)
     json.dumps(game.view())
     assert game.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+
+
+def test_window_widths_out_of_range_are_refused():
+    for w in (3, 201):
+        with pytest.raises(ValueError, match="window must be 4 to 200"):
+            carcassonne.Game(window=w)
+        with pytest.raises(ValueError, match="window must be 4 to 200"):
+            carcassonne.VecGame(2, window=w)

@@ -19,6 +19,7 @@ mean is taken off, scaled by n/(n-1).
 
 from __future__ import annotations
 
+import json
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
@@ -187,8 +188,6 @@ class CarcassonneObserver:
 
 
 def _compact(view: Dict[str, Any]) -> str:
-    import json
-
     return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
