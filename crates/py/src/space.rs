@@ -43,19 +43,13 @@ pub(crate) struct Window {
 impl Window {
     /// The window of this width centred on the tiles played so far.
     pub(crate) fn of(game: &Game, width: i16) -> Window {
-        let tiles = game.board().tiles();
-        let (mut x_min, mut x_max, mut y_min, mut y_max) = (0i16, 0i16, 0i16, 0i16);
-        for t in tiles {
-            x_min = x_min.min(t.space.x);
-            x_max = x_max.max(t.space.x);
-            y_min = y_min.min(t.space.y);
-            y_max = y_max.max(t.space.y);
-        }
-        let centre = |lo: i16, hi: i16| (lo + hi).div_euclid(2);
-        Window { x0: centre(x_min, x_max) - width / 2, y0: centre(y_min, y_max) - width / 2, width }
+        let mut b = Bounds::default();
+        b.update(game);
+        b.window(width)
     }
 
     /// The space's index in the window (row-major from the south-west corner: `(y - y0) * width + (x - x0)`).
+    #[inline]
     pub(crate) fn index(self, s: Space) -> Option<usize> {
         let (dx, dy) = (s.x - self.x0, s.y - self.y0);
         (0..self.width).contains(&dx).then_some(())?;
@@ -66,6 +60,50 @@ impl Window {
     /// Spaces in the window.
     pub(crate) fn area(self) -> usize {
         self.width as usize * self.width as usize
+    }
+}
+
+/// The played area's extent (with the start space), kept up to date one new tile at a time: a board never loses a
+/// tile, so only the tiles added since the last update are looked at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    /// Tiles looked at so far.
+    seen: usize,
+    x_min: i16,
+    x_max: i16,
+    y_min: i16,
+    y_max: i16,
+}
+
+impl Bounds {
+    /// Take in the tiles placed since the last update (from scratch if the board has fewer tiles than seen: a
+    /// different game).
+    pub(crate) fn update(&mut self, game: &Game) {
+        let tiles = game.board().tiles();
+        if tiles.len() < self.seen {
+            *self = Bounds::default();
+        }
+        for t in &tiles[self.seen..] {
+            self.x_min = self.x_min.min(t.space.x);
+            self.x_max = self.x_max.max(t.space.x);
+            self.y_min = self.y_min.min(t.space.y);
+            self.y_max = self.y_max.max(t.space.y);
+        }
+        self.seen = tiles.len();
+    }
+
+    /// Whether the window of this width holds the extent and the spaces around it (where every tile placement,
+    /// abbey, triangle and fairy move lies).
+    pub(crate) fn fits(self, width: i16) -> bool {
+        let w = self.window(width);
+        let inside = |lo: i16, hi: i16, start: i16| lo > start && hi + 1 < start + width;
+        inside(self.x_min, self.x_max, w.x0) && inside(self.y_min, self.y_max, w.y0)
+    }
+
+    /// The window of this width centred on the extent.
+    pub(crate) fn window(self, width: i16) -> Window {
+        let centre = |lo: i16, hi: i16| (lo + hi).div_euclid(2);
+        Window { x0: centre(self.x_min, self.x_max) - width / 2, y0: centre(self.y_min, self.y_max) - width / 2, width }
     }
 }
 
@@ -193,6 +231,9 @@ impl ActionSpace {
 
     /// The id of a legal action of `game`, seen through `window` (from [`Window::of`] on the same game), with the
     /// figures on the board sorted into their slots (`figures`, from [`Figures::fill`] on the same game).
+    ///
+    /// Tile placements, by far the most numerous actions, take a short path that is inlined into the caller's loop.
+    #[inline]
     pub(crate) fn encode(
         &self,
         game: &Game,
@@ -200,6 +241,18 @@ impl ActionSpace {
         figures: &Figures,
         a: Action,
     ) -> Result<usize, Unencodable> {
+        match a {
+            Action::Place { space, rotation, .. } => match window.index(space) {
+                Some(i) => Ok(self.offsets[PLACE] + i * 4 + rotation as usize),
+                None => Err(Unencodable::OutsideWindow),
+            },
+            _ => self.encode_other(game, window, figures, a),
+        }
+    }
+
+    /// [`ActionSpace::encode`] for everything but tile placements.
+    #[inline(never)]
+    fn encode_other(&self, game: &Game, window: Window, figures: &Figures, a: Action) -> Result<usize, Unencodable> {
         let area = window.area();
         let at = |s: Space| window.index(s).ok_or(Unencodable::OutsideWindow);
         let o = &self.offsets;
@@ -353,17 +406,24 @@ pub(crate) struct Legal {
 impl Legal {
     /// Fill from the game's current decision (chance nodes and the end give no player ids).
     pub(crate) fn fill(&mut self, space: &ActionSpace, game: &Game) -> Result<(), Unencodable> {
+        self.fill_in(space, game, Window::of(game, space.width))
+    }
+
+    /// [`Legal::fill`] with the game's window already known.
+    pub(crate) fn fill_in(&mut self, space: &ActionSpace, game: &Game, window: Window) -> Result<(), Unencodable> {
         game.legal_actions_into(&mut self.actions);
         self.ids.clear();
-        if !matches!(game.decision().actor, carcassonne::Actor::Player(_)) {
+        let decision = game.decision();
+        if !matches!(decision.actor, carcassonne::Actor::Player(_)) {
             return Ok(());
         }
-        let window = Window::of(game, space.width);
         let names_figures =
             |a: &Action| matches!(a, Action::RemoveKnight(_) | Action::MoveFairy(_) | Action::CropRemove(_));
-        if self.actions.iter().any(names_figures) {
+        let placing = matches!(decision.kind, carcassonne::DecisionKind::PlaceTile { .. });
+        if !placing && self.actions.iter().any(names_figures) {
             self.figures.fill(game);
         }
+        self.ids.reserve(self.actions.len());
         for a in &self.actions {
             self.ids.push(space.encode(game, window, &self.figures, *a)? as u32);
         }

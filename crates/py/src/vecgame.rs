@@ -2,31 +2,56 @@
 
 use std::sync::Arc;
 
-use carcassonne::{Action, Actor, Game, GameConfig, Player};
+use carcassonne::{Action, Actor, DecisionKind, Game, GameConfig, Player};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::IllegalActionError;
 use crate::game::{current_player, setup_from_json};
 use crate::obs::{self, Shape};
-use crate::space::{ActionSpace, Legal};
+use crate::space::{ActionSpace, Bounds, Figures, Legal};
 
 /// One game of the batch.
+///
+/// A placement's legal actions are listed only when something needs them (a mask, the ids, an id that was not
+/// sampled here): [`VecGame::random_actions`] samples a placement the way the engine's own random playout does, so a
+/// batch of random or mostly random play does not pay for listing every placement. Every other decision is listed as
+/// soon as it comes up.
 #[derive(Debug)]
 struct Slot {
     game: Game,
+    /// The legal actions with their ids, once `listed`.
     legal: Legal,
-    /// The legal actions could not all be given ids (the window is too small): the game ends as truncated.
+    listed: bool,
+    /// The placement that `random_actions` sampled for this decision, with its id.
+    sampled: Option<(u32, Action)>,
+    /// The played area's extent, followed tile by tile (reset with the game).
+    bounds: Bounds,
+    /// The window no longer holds the played area and the spaces around it, or an action could not be given an id:
+    /// the game ends as truncated.
     overflow: bool,
     /// What the last step did.
     outcome: Outcome,
 }
 
 impl Slot {
-    /// Take the chance steps (the game's own shuffled stack) up to the next player decision or the end, then list
-    /// the legal actions.
+    fn new(game: Game) -> Slot {
+        Slot {
+            game,
+            legal: Legal::default(),
+            listed: false,
+            sampled: None,
+            bounds: Bounds::default(),
+            overflow: false,
+            outcome: Outcome::default(),
+        }
+    }
+
+    /// Take the chance steps (the game's own shuffled stack) up to the next player decision or the end; list the
+    /// legal actions unless the decision is a placement.
     fn settle(&mut self, space: &ActionSpace) {
         while self.game.decision().actor == Actor::Chance {
             match self.game.next_draw() {
@@ -34,7 +59,60 @@ impl Slot {
                 None => break,
             }
         }
-        self.overflow = self.legal.fill(space, &self.game).is_err();
+        self.bounds.update(&self.game);
+        self.listed = false;
+        self.sampled = None;
+        // Every action that names a space names one on the played area or beside it, so while that fits the window
+        // every placement has an id.
+        self.overflow = !self.bounds.fits(space.width);
+        if !self.overflow && !matches!(self.game.decision().kind, DecisionKind::PlaceTile { .. }) {
+            self.list(space);
+        }
+    }
+
+    /// List the legal actions with their ids, if not done yet.
+    fn list(&mut self, space: &ActionSpace) {
+        if !self.listed {
+            self.overflow |= self.legal.fill_in(space, &self.game, self.bounds.window(space.width)).is_err();
+            self.listed = true;
+        }
+    }
+
+    /// A uniformly random legal id (-1 if there is none); a placement not yet listed is sampled without listing.
+    fn random_id(&mut self, space: &ActionSpace, rng: &mut impl Rng) -> i64 {
+        if !self.listed {
+            let window = self.bounds.window(space.width);
+            let sampled = self.game.random_action(rng, &mut Vec::new()).and_then(|a| {
+                let id = space.encode(&self.game, window, &Figures::default(), a).ok()?;
+                Some((id as u32, a))
+            });
+            if let Some((id, _)) = sampled {
+                self.sampled = sampled;
+                return i64::from(id);
+            }
+            self.list(space);
+        }
+        match self.legal.ids.len() {
+            0 => -1,
+            n => i64::from(self.legal.ids[rng.random_range(0..n)]),
+        }
+    }
+
+    /// The legal action with this id.
+    fn find(&mut self, space: &ActionSpace, id: i64) -> Option<Action> {
+        if let Some((sid, a)) = self.sampled
+            && i64::from(sid) == id
+        {
+            return Some(a);
+        }
+        self.list(space);
+        usize::try_from(id).ok().and_then(|id| self.legal.find(id))
+    }
+
+    /// Start a new game here.
+    fn restart(&mut self, game: Game) {
+        self.game = game;
+        self.bounds = Bounds::default();
     }
 }
 
@@ -64,6 +142,15 @@ impl VecGame {
         let seed = self.next_seed;
         self.next_seed = self.next_seed.wrapping_add(1);
         Game::from_config(Arc::clone(&self.config), seed)
+    }
+
+    /// List every game's legal actions (those not listed yet), the GIL released.
+    fn list_all(&mut self, py: Python<'_>) {
+        if self.slots.iter().all(|s| s.listed) {
+            return;
+        }
+        let space = Arc::clone(&self.space);
+        py.detach(|| self.each(|_, s| s.list(&space)));
     }
 
     /// Run `f` over every slot, on the pool when there is one.
@@ -107,7 +194,7 @@ impl VecGame {
         let mut v = VecGame { config, space, slots: Vec::with_capacity(n), next_seed: seed, pool, episodes: 0 };
         for _ in 0..n {
             let game = v.fresh();
-            v.slots.push(Slot { game, legal: Legal::default(), overflow: false, outcome: Outcome::default() });
+            v.slots.push(Slot::new(game));
         }
         let space = Arc::clone(&v.space);
         v.each(|_, s| s.settle(&space));
@@ -146,7 +233,7 @@ impl VecGame {
     fn reset(&mut self, py: Python<'_>) {
         let games: Vec<Game> = (0..self.slots.len()).map(|_| self.fresh()).collect();
         for (s, g) in self.slots.iter_mut().zip(games) {
-            s.game = g;
+            s.restart(g);
         }
         let space = Arc::clone(&self.space);
         py.detach(|| self.each(|_, s| s.settle(&space)));
@@ -165,7 +252,8 @@ impl VecGame {
     }
 
     /// The legal ids of each game, padded with -1: `(ids [n, longest], counts [n])`.
-    fn legal_ids<'py>(&self, py: Python<'py>) -> crate::Pair<'py, PyArray2<i64>, PyArray1<i64>> {
+    fn legal_ids<'py>(&mut self, py: Python<'py>) -> crate::Pair<'py, PyArray2<i64>, PyArray1<i64>> {
+        self.list_all(py);
         let width = self.slots.iter().map(|s| s.legal.ids.len()).max().unwrap_or(0).max(1);
         let mut ids = vec![-1i64; self.slots.len() * width];
         for (i, s) in self.slots.iter().enumerate() {
@@ -180,7 +268,8 @@ impl VecGame {
     /// The legal ids of all games in one array, game after game, with where each game's ids start: `(ids [total],
     /// offsets [n + 1])`; game `i`'s ids are `ids[offsets[i]:offsets[i + 1]]`. Cheaper than `legal_ids` when a few
     /// decisions have many legal actions (the portal, the triangles).
-    fn legal_ids_flat<'py>(&self, py: Python<'py>) -> crate::Pair<'py, PyArray1<i64>, PyArray1<i64>> {
+    fn legal_ids_flat<'py>(&mut self, py: Python<'py>) -> crate::Pair<'py, PyArray1<i64>, PyArray1<i64>> {
+        self.list_all(py);
         let mut offsets = Vec::with_capacity(self.slots.len() + 1);
         let mut ids = Vec::with_capacity(self.slots.iter().map(|s| s.legal.ids.len()).sum());
         offsets.push(0i64);
@@ -191,13 +280,24 @@ impl VecGame {
         Ok((PyArray1::from_vec(py, ids), PyArray1::from_vec(py, offsets)))
     }
 
+    /// One uniformly random legal id per game (-1 for none), from a generator seeded with `seed`: the same seed on
+    /// the same games gives the same ids. A placement is sampled without listing every legal one, as the engine's
+    /// own random playout does.
+    fn random_actions<'py>(&mut self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<i64>> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let space = Arc::clone(&self.space);
+        let ids: Vec<i64> = self.slots.iter_mut().map(|s| s.random_id(&space, &mut rng)).collect();
+        PyArray1::from_vec(py, ids)
+    }
+
     /// The legality masks, `[n, action_space_size]`, written into `out` when given (a bool array of that shape).
     #[pyo3(signature = (out = None))]
     fn legal_mask<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         out: Option<Bound<'py, PyArray2<bool>>>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        self.list_all(py);
         let size = self.space.size();
         let out = match out {
             Some(o) => {
@@ -277,10 +377,10 @@ impl VecGame {
         if ids.len() != n {
             return Err(PyValueError::new_err(format!("{} actions for {n} games", ids.len())));
         }
+        let space = Arc::clone(&self.space);
         let mut chosen = Vec::with_capacity(n);
-        for (i, (s, id)) in self.slots.iter().zip(ids).enumerate() {
-            let a = usize::try_from(*id).ok().and_then(|id| s.legal.find(id));
-            match a {
+        for (i, (s, id)) in self.slots.iter_mut().zip(ids).enumerate() {
+            match s.find(&space, *id) {
                 Some(a) => chosen.push(a),
                 None => {
                     return Err(IllegalActionError::new_err(format!("game {i}: action id {id} is not legal here")));
@@ -288,7 +388,6 @@ impl VecGame {
             }
         }
         let players = self.players();
-        let space = Arc::clone(&self.space);
         py.detach(|| {
             let chosen = &chosen;
             self.each(|i, s| {
@@ -312,7 +411,7 @@ impl VecGame {
         let finished: Vec<usize> = (0..n).filter(|i| outcomes[*i].done).collect();
         for i in &finished {
             let g = self.fresh();
-            self.slots[*i].game = g;
+            self.slots[*i].restart(g);
             self.episodes += 1;
         }
         for i in &finished {

@@ -93,3 +93,63 @@ def test_observation_batches_have_the_documented_shape():
     assert board.shape == (3, planes, w, w) and board.dtype == np.float32
     assert vecf.shape == (3, features)
     assert vec.legal_mask().shape == (3, vec.action_space_size)
+
+
+@pytest.mark.parametrize("players,sets", [(2, ["base"]), (3, EVERY_SET)])
+def test_random_actions_are_legal_ids(players, sets):
+    # random_actions samples placements without listing them; every id it gives must be among the listed ones.
+    vec = carcassonne.VecGame(8, players=players, sets=sets, seed=3)
+    rng = np.random.default_rng(4)
+    for _ in range(400):
+        actions = vec.random_actions(rng)
+        ids, counts = vec.legal_ids()
+        for i in range(len(vec)):
+            assert actions[i] in ids[i, : counts[i]], f"game {i}: {actions[i]} is not among its legal ids"
+        vec.step(actions)
+    assert vec.episodes > 0
+
+
+def chi2_bound(df: int, z: float = 4.75) -> float:
+    """The chi-square statistic exceeded with probability about 1e-6 (Wilson-Hilferty)."""
+    a = 2.0 / (9.0 * df)
+    return df * (1.0 - a + z * a**0.5) ** 3
+
+
+def test_sampled_placements_are_uniform():
+    # Sample first (a placement is then drawn without listing), list afterwards, and compare.
+    vec = carcassonne.VecGame(1, players=2, sets=["base"], seed=21)
+    _, first, size = next(b for b in carcassonne.Game(players=2, sets=["base"]).action_blocks() if b[0] == "place")
+    rng = np.random.default_rng(5)
+    tested = 0
+    for _ in range(300):
+        draws = 3000
+        seen = np.array([vec.random_actions(rng)[0] for _ in range(draws)])
+        ids, counts = vec.legal_ids()
+        legal = ids[0, : counts[0]].tolist()
+        if all(first <= i < first + size for i in legal) and 8 <= len(legal) <= 40:
+            assert set(seen.tolist()) == set(legal)
+            observed = np.array([(seen == i).sum() for i in legal])
+            expected = draws / len(legal)
+            assert ((observed - expected) ** 2 / expected).sum() < chi2_bound(len(legal) - 1)
+            tested += 1
+            if tested == 3:
+                return
+        vec.step(vec.random_actions(rng))
+    pytest.fail("fewer than three placements with 8 to 40 legal ids")
+
+
+def test_a_game_that_outgrows_its_window_ends_truncated():
+    # A 6-space window holds a played area at most 4 spaces across (with the spaces around it); no base game fits.
+    vec = carcassonne.VecGame(4, players=2, sets=["base"], seed=2, window=6)
+    rng = np.random.default_rng(6)
+    totals = np.zeros((4, 2))
+    ended = 0
+    for _ in range(200):
+        rewards, done, truncated, finals = vec.step(vec.random_actions(rng))
+        totals += rewards
+        np.testing.assert_array_equal(done, truncated)
+        for i in np.flatnonzero(done):
+            np.testing.assert_array_equal(totals[i], finals[i])
+            totals[i] = 0
+            ended += 1
+    assert ended > 0 and vec.episodes == ended

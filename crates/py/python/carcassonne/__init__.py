@@ -487,7 +487,7 @@ class VecGame:
         return self._v.step(np.ascontiguousarray(actions, dtype=np.int64))
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """One uniformly random legal id per game."""
-        ids, offsets = self._v.legal_ids_flat()
-        counts = np.diff(offsets)
-        return ids[offsets[:-1] + (rng.random(len(counts)) * counts).astype(np.int64)]
+        """``int64[n]``: one uniformly random legal id per game, chosen in Rust from a seed that ``rng`` draws (the
+        same generator state on the same games gives the same ids). Placements are sampled without listing every
+        legal one, as the engine's own random playout does, so random play costs no more than it must."""
+        return self._v.random_actions(int(rng.bit_generator.random_raw()))
