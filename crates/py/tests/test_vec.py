@@ -80,6 +80,8 @@ def test_an_illegal_id_changes_nothing():
     np.testing.assert_array_equal(vec.observations()[1], before)
     with pytest.raises(ValueError):
         vec.step(actions[:3])
+    with pytest.raises(TypeError, match="integers"):
+        vec.step(actions.astype(np.float64))
     with pytest.raises(ValueError):
         vec.legal_mask(out=np.zeros((4, 3), dtype=bool))
     with pytest.raises(ValueError):
@@ -153,3 +155,13 @@ def test_a_game_that_outgrows_its_window_ends_truncated():
             totals[i] = 0
             ended += 1
     assert ended > 0 and vec.episodes == ended
+
+
+def test_random_actions_without_a_generator_repeat_from_the_seed():
+    a, b = (carcassonne.VecGame(6, sets=EVERY_SET, seed=9) for _ in range(2))
+    for _ in range(50):
+        x, y = a.random_actions(), b.random_actions()
+        np.testing.assert_array_equal(x, y)
+        a.step(x)
+        b.step(y)
+    np.testing.assert_array_equal(a.scores(), b.scores())

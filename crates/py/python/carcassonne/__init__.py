@@ -414,7 +414,7 @@ class VecGame:
     from the next seed. ``threads > 1`` spreads the games over that many threads.
     """
 
-    __slots__ = ("_v",)
+    __slots__ = ("_v", "_rng")
 
     def __init__(
         self,
@@ -427,6 +427,7 @@ class VecGame:
         threads: int = 1,
     ) -> None:
         self._v = _core.VecGame(n, setup_json(players, sets, rules, seed), window, seed, threads)
+        self._rng = np.random.default_rng(seed)
 
     def __len__(self) -> int:
         return len(self._v)
@@ -484,10 +485,15 @@ class VecGame:
         """Apply one legal id per game: ``(rewards float32[n, players], done bool[n], truncated bool[n],
         final_scores int32[n, players])``. Rewards are the points each player gained; a finished game's final scores
         are reported and it starts again. Nothing is applied if any id is illegal."""
+        actions = np.asarray(actions)
+        if not np.issubdtype(actions.dtype, np.integer):
+            raise TypeError(f"action ids must be integers, not {actions.dtype}")
         return self._v.step(np.ascontiguousarray(actions, dtype=np.int64))
 
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+    def random_actions(self, rng: Optional[np.random.Generator] = None) -> np.ndarray:
         """``int64[n]``: one uniformly random legal id per game, chosen in Rust from a seed that ``rng`` draws (the
-        same generator state on the same games gives the same ids). Placements are sampled without listing every
-        legal one, as the engine's own random playout does, so random play costs no more than it must."""
+        same generator state on the same games gives the same ids; without ``rng``, a generator seeded with the
+        VecGame's seed). Placements are sampled without listing every legal one, as the engine's own random playout
+        does, so random play costs no more than it must."""
+        rng = self._rng if rng is None else rng
         return self._v.random_actions(int(rng.bit_generator.random_raw()))
