@@ -14,6 +14,9 @@ use crate::game::{current_player, setup_from_json};
 use crate::obs::{self, Shape};
 use crate::space::{ActionSpace, Bounds, Figures, Legal};
 
+/// An observation batch: the board planes and the features.
+type Planes<'py> = (Bound<'py, numpy::PyArray4<f32>>, Bound<'py, PyArray2<f32>>);
+
 /// One game of the batch.
 ///
 /// A placement's legal actions are listed only when something needs them (a mask, the ids, an id that was not
@@ -301,13 +304,7 @@ impl VecGame {
         let size = self.space.size();
         let out = match out {
             Some(o) => {
-                if o.shape() != [self.slots.len(), size] {
-                    return Err(PyValueError::new_err(format!(
-                        "out has shape {:?}, not [{}, {size}]",
-                        o.shape(),
-                        self.slots.len()
-                    )));
-                }
+                check_out("out", o.shape(), &[self.slots.len(), size])?;
                 o
             }
             None => PyArray2::zeros(py, [self.slots.len(), size], false),
@@ -329,32 +326,50 @@ impl VecGame {
     }
 
     /// Each game's observation for its player to act: board planes `[n, planes, width, width]` and features
-    /// `[n, features]`.
-    fn observations<'py>(&mut self, py: Python<'py>) -> crate::Pair<'py, numpy::PyArray4<f32>, PyArray2<f32>> {
+    /// `[n, features]`, written into `out` when given (a pair of float32 arrays of those shapes, reused from step
+    /// to step so that no memory is allocated).
+    #[pyo3(signature = (out = None))]
+    fn observations<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Planes<'py>>,
+    ) -> crate::Pair<'py, numpy::PyArray4<f32>, PyArray2<f32>> {
         let shape = Shape::of(&self.space);
         let n = self.slots.len();
         let (bl, fl) = (shape.board_len(), shape.features);
-        let mut board = vec![0f32; n * bl];
-        let mut features = vec![0f32; n * fl];
-        let space = Arc::clone(&self.space);
-        let slots = &self.slots;
-        let pool = self.pool.clone();
-        py.detach(|| {
-            let work = |(s, (b, f)): (&Slot, (&mut [f32], &mut [f32]))| {
-                let viewer = match s.game.decision().actor {
-                    Actor::Player(p) => p,
-                    _ => Player(0),
-                };
-                obs::observe(&s.game, viewer, &space, b, f);
-            };
-            let pairs = slots.iter().zip(board.chunks_mut(bl).zip(features.chunks_mut(fl)));
-            match pool {
-                Some(pool) => pool.install(|| pairs.par_bridge().for_each(work)),
-                None => pairs.for_each(work),
+        let board_dims = [n, shape.planes, shape.width, shape.width];
+        let (board, features) = match out {
+            Some((b, f)) => {
+                check_out("out[0]", b.shape(), &board_dims)?;
+                check_out("out[1]", f.shape(), &[n, fl])?;
+                (b, f)
             }
-        });
-        let board = PyArray1::from_vec(py, board).reshape([n, shape.planes, shape.width, shape.width])?;
-        let features = PyArray1::from_vec(py, features).reshape([n, fl])?;
+            None => (numpy::PyArray4::zeros(py, board_dims, false), PyArray2::zeros(py, [n, fl], false)),
+        };
+        {
+            let mut bw = board.try_readwrite().map_err(|e| PyValueError::new_err(format!("out[0]: {e}")))?;
+            let mut fw = features.try_readwrite().map_err(|e| PyValueError::new_err(format!("out[1]: {e}")))?;
+            let bs = bw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out[0]: {e}")))?;
+            let fs = fw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out[1]: {e}")))?;
+            let space = Arc::clone(&self.space);
+            let slots = &self.slots;
+            let pool = self.pool.clone();
+            py.detach(|| {
+                let work = |((s, b), f): ((&Slot, &mut [f32]), &mut [f32])| {
+                    let viewer = match s.game.decision().actor {
+                        Actor::Player(p) => p,
+                        _ => Player(0),
+                    };
+                    obs::observe(&s.game, viewer, &space, b, f);
+                };
+                match pool {
+                    Some(pool) => pool.install(|| {
+                        slots.par_iter().zip(bs.par_chunks_mut(bl)).zip(fs.par_chunks_mut(fl)).for_each(work)
+                    }),
+                    None => slots.iter().zip(bs.chunks_mut(bl)).zip(fs.chunks_mut(fl)).for_each(work),
+                }
+            });
+        }
         Ok((board, features))
     }
 
@@ -426,4 +441,9 @@ impl VecGame {
             PyArray1::from_vec(py, finals).reshape([n, players])?,
         ))
     }
+}
+
+/// Refuse an output array of the wrong shape.
+fn check_out(name: &str, shape: &[usize], want: &[usize]) -> PyResult<()> {
+    if shape == want { Ok(()) } else { Err(PyValueError::new_err(format!("{name} has shape {shape:?}, not {want:?}"))) }
 }

@@ -94,6 +94,17 @@ def test_observation_batches_have_the_documented_shape():
     board, vecf = vec.observations()
     assert board.shape == (3, planes, w, w) and board.dtype == np.float32
     assert vecf.shape == (3, features)
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        vec.step(vec.random_actions(rng))
+    out = (np.full(board.shape, 7.0, np.float32), np.full(vecf.shape, 7.0, np.float32))
+    fresh = vec.observations()
+    again = vec.observations(out=out)
+    assert again[0] is out[0] and again[1] is out[1]
+    np.testing.assert_array_equal(out[0], fresh[0])
+    np.testing.assert_array_equal(out[1], fresh[1])
+    with pytest.raises(ValueError, match="shape"):
+        vec.observations(out=(out[0][:2], out[1]))
     assert vec.legal_mask().shape == (3, vec.action_space_size)
 
 

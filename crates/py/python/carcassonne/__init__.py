@@ -477,9 +477,10 @@ class VecGame:
         """``bool[n, action_space_size]``, written into ``out`` when given."""
         return self._v.legal_mask(out)
 
-    def observations(self) -> Tuple[np.ndarray, np.ndarray]:
-        """Each game's observation for its player to act: ``float32[n, planes, w, w]`` and ``float32[n, features]``."""
-        return self._v.observations()
+    def observations(self, out: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Tuple[np.ndarray, np.ndarray]:
+        """Each game's observation for its player to act: ``float32[n, planes, w, w]`` and ``float32[n, features]``,
+        written into ``out`` when given (a pair of arrays of those shapes, reused so that nothing is allocated)."""
+        return self._v.observations(out)
 
     def step(self, actions: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Apply one legal id per game: ``(rewards float32[n, players], done bool[n], truncated bool[n],

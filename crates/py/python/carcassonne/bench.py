@@ -56,6 +56,23 @@ def vec_game(setup: dict, n: int, seconds: float, threads: int, listing: bool) -
     return steps / (time.perf_counter() - start)
 
 
+def observations(setup: dict, n: int, seconds: float, threads: int, reuse: bool) -> float:
+    """Observations per second (one game's board planes and features each), taken in a batch of ``n`` games a few
+    steps into their games; with ``reuse``, written into the same arrays every time."""
+    vec = carcassonne.VecGame(n, **setup, threads=threads)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        vec.step(vec.random_actions(rng))
+    (planes, width, _), features = vec.observation_shape
+    out = (np.zeros((n, planes, width, width), np.float32), np.zeros((n, features), np.float32)) if reuse else None
+    taken = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        vec.observations(out)
+        taken += n
+    return taken / (time.perf_counter() - start)
+
+
 def native(setup: dict, seconds: float, enumerate: bool) -> tuple:
     """Native random playouts for about ``seconds``: (actions per second, player decisions per second)."""
     text = carcassonne.setup_json(**setup)
@@ -96,8 +113,13 @@ def main() -> None:
         rows.append((f"VecGame n={n}, random_actions", vec_game(setup, n, args.seconds, args.threads, False), fast))
     for n in (64, 1024):
         rows.append((f"VecGame n={n}, listing every legal id", vec_game(setup, n, args.seconds, args.threads, True), listed))
+    seen = []
+    for n in (64, 1024):
+        for reuse in (False, True):
+            how = "into the same arrays (out=)" if reuse else "new arrays"
+            seen.append((f"VecGame n={n}, observations, {how}", observations(setup, n, args.seconds, args.threads, reuse)))
     if args.json:
-        print(json.dumps({name: rate for name, rate, _ in rows}, indent=2))
+        print(json.dumps({name: rate for name, rate, _ in rows} | dict(seen), indent=2))
         return
     print(f"{args.players} players, sets {args.sets}, random legal actions, {args.threads} VecGame thread(s);")
     print("steps are player decisions (draws are taken inside and not counted); each row is compared with the")
@@ -105,6 +127,9 @@ def main() -> None:
     for name, rate, like in rows:
         extra = f"   {like / rate:5.2f}x slower than native" if like else ""
         print(f"  {name:<52} {rate:>12,.0f} steps/s{extra}")
+    print("observations (board planes and features of one game) per second:")
+    for name, rate in seen:
+        print(f"  {name:<60} {rate:>12,.0f} /s  ({1e6 / rate:.1f} us each)")
 
 
 if __name__ == "__main__":
