@@ -176,3 +176,28 @@ def test_random_actions_without_a_generator_repeat_from_the_seed():
         a.step(x)
         b.step(y)
     np.testing.assert_array_equal(a.scores(), b.scores())
+
+
+@pytest.mark.parametrize(
+    "make,error,message",
+    [
+        (lambda: carcassonne.VecGame(2, seed=-1), ValueError, "seed must be from 0"),
+        (lambda: carcassonne.Game(seed=2**64), ValueError, "seed must be from 0"),
+        (lambda: carcassonne.Game(seed=1.5), TypeError, "seed must be an integer"),
+        (lambda: carcassonne.VecGame(2, players=2.5), TypeError, "players must be an integer"),
+        (lambda: carcassonne.VecGame(2, threads=0), ValueError, "threads must be from 1"),
+        (lambda: carcassonne.Bot("greedy", seed=-2), ValueError, "seed must be from 0"),
+        (lambda: carcassonne.Game().apply(2.5), TypeError, "an action is notation"),
+        (lambda: carcassonne.VecGame(2).step(np.zeros((1, 2), np.int64)), ValueError, r"shape \(2,\)"),
+        (lambda: carcassonne.VecGame(2).random_actions(-1), ValueError, "rng must be from 0"),
+    ],
+)
+def test_bad_arguments_are_refused_clearly(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_random_actions_take_an_int_seed():
+    vec = carcassonne.VecGame(4, seed=3)
+    np.testing.assert_array_equal(vec.random_actions(11), vec.random_actions(11))
+    assert "4 games" in repr(vec)

@@ -18,6 +18,7 @@ Modules:
 from __future__ import annotations
 
 import json
+import operator
 import os
 import random as _random
 from dataclasses import dataclass, field
@@ -59,6 +60,20 @@ DEFAULT_WINDOW = 32
 _PathLike = Union[str, "os.PathLike[str]"]
 
 
+def _integer(name: str, value: Any, lo: int, hi: int) -> int:
+    """``value`` as an int in ``lo..=hi``, or a clear error (a float or a string is not silently truncated)."""
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
+    if not lo <= n <= hi:
+        raise ValueError(f"{name} must be from {lo} to {hi}, not {n}")
+    return n
+
+
+SEED_MAX = 2**64 - 1
+
+
 def setup_json(
     players: int = 2,
     sets: Sequence[str] = ("base",),
@@ -73,7 +88,12 @@ def setup_json(
     if isinstance(sets, str):
         sets = [s for s in sets.split(",") if s]
     return json.dumps(
-        {"players": int(players), "sets": list(sets), "rules": dict(rules or {}), "seed": int(seed)}
+        {
+            "players": _integer("players", players, 0, 255),
+            "sets": list(sets),
+            "rules": dict(rules or {}),
+            "seed": _integer("seed", seed, 0, SEED_MAX),
+        }
     )
 
 
@@ -232,8 +252,10 @@ class Game:
                 self._g.apply_id(action.id)
         elif isinstance(action, (int, np.integer)):
             self._g.apply_id(int(action))
-        else:
+        elif isinstance(action, str):
             self._g.apply(action)
+        else:
+            raise TypeError(f"an action is notation (str), an id (int) or an Action, not {type(action).__name__}")
 
     def action_id(self, action: str) -> int:
         """The id of a legal action given in notation."""
@@ -321,7 +343,7 @@ class Game:
 
     def resample(self, player: int, seed: int) -> "Game":
         """A copy in which all that ``player`` cannot see is dealt again (the stack's order, others' triangles)."""
-        return Game(_native=self._g.resample(player, seed))
+        return Game(_native=self._g.resample(player, _integer("seed", seed, 0, SEED_MAX)))
 
     # ----- copies -----
 
@@ -373,7 +395,7 @@ class Bot:
     __slots__ = ("_b",)
 
     def __init__(self, spec: str = "greedy", seed: int = 0) -> None:
-        self._b = _core.Bot(spec, seed)
+        self._b = _core.Bot(spec, _integer("seed", seed, 0, SEED_MAX))
 
     @property
     def spec(self) -> str:
@@ -426,8 +448,14 @@ class VecGame:
         window: int = DEFAULT_WINDOW,
         threads: int = 1,
     ) -> None:
-        self._v = _core.VecGame(n, setup_json(players, sets, rules, seed), window, seed, threads)
+        n = _integer("n", n, 1, 1 << 24)
+        threads = _integer("threads", threads, 1, 1024)
+        text = setup_json(players, sets, rules, seed)
+        self._v = _core.VecGame(n, text, window, seed, threads)
         self._rng = np.random.default_rng(seed)
+
+    def __repr__(self) -> str:
+        return f"<carcassonne.VecGame of {len(self)} games, {self.players} players, {self.episodes} finished>"
 
     def __len__(self) -> int:
         return len(self._v)
@@ -489,12 +517,19 @@ class VecGame:
         actions = np.asarray(actions)
         if not np.issubdtype(actions.dtype, np.integer):
             raise TypeError(f"action ids must be integers, not {actions.dtype}")
+        if actions.shape != (len(self),):
+            raise ValueError(f"step takes one id per game, shape ({len(self)},), not {actions.shape}")
         return self._v.step(np.ascontiguousarray(actions, dtype=np.int64))
 
-    def random_actions(self, rng: Optional[np.random.Generator] = None) -> np.ndarray:
+    def random_actions(self, rng: Union[np.random.Generator, int, None] = None) -> np.ndarray:
         """``int64[n]``: one uniformly random legal id per game, chosen in Rust from a seed that ``rng`` draws (the
-        same generator state on the same games gives the same ids; without ``rng``, a generator seeded with the
-        VecGame's seed). Placements are sampled without listing every legal one, as the engine's own random playout
-        does, so random play costs no more than it must."""
-        rng = self._rng if rng is None else rng
-        return self._v.random_actions(int(rng.bit_generator.random_raw()))
+        same generator state on the same games gives the same ids; an int is that seed itself; without ``rng``, a
+        generator seeded with the VecGame's seed). Placements are sampled without listing every legal one, as the
+        engine's own random playout does, so random play costs no more than it must."""
+        if rng is None:
+            rng = self._rng
+        if isinstance(rng, np.random.Generator):
+            seed = int(rng.bit_generator.random_raw())
+        else:
+            seed = _integer("rng", rng, 0, SEED_MAX)
+        return self._v.random_actions(seed)
