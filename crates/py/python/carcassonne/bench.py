@@ -1,4 +1,4 @@
-"""Steps per second from Python: one game, and VecGame at n = 1, 64 and 1024, beside native random playouts.
+"""Steps per second from Python: one game, and VecGame at n = 1, 64, 256 and 1024, beside native random playouts.
 
     python -m carcassonne.bench                      # base game, two players
     python -m carcassonne.bench --sets base,am,pd,cc,half --players 3
@@ -7,6 +7,9 @@ Every row plays uniformly random legal actions (draws from each game's own stack
 the rates compare like with like. Two native rates: the engine's own random playout (which samples a placement
 without listing every one, as ``VecGame.random_actions`` does) and a playout that lists the legal actions at every
 decision, as a legality mask needs (the "listing" rows do that from Python).
+
+Shared machines drift: each row is measured in rounds, alternating with the native playout it is compared with, and
+the factor printed is the median of the rounds' own factors, so a slow spell slows both sides of a round.
 """
 
 from __future__ import annotations
@@ -14,46 +17,109 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import time
+from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
 import carcassonne
 
 
-def single_game(setup: dict, seconds: float) -> float:
-    rng = random.Random(0)
-    steps, seed = 0, 0
+def timed(work: Callable[[], int], seconds: float) -> float:
+    """Run ``work`` (which returns the decisions it took) for about ``seconds``: decisions per second."""
+    done = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game = carcassonne.Game(**setup, seed=seed)
-        seed += 1
+    while True:
+        done += work()
+        took = time.perf_counter() - start
+        if took >= seconds:
+            return done / took
+
+
+def single_game(setup: dict) -> Callable[[], int]:
+    """One whole game stepped from Python, one call per action."""
+    rng = random.Random(0)
+    seeds = iter(range(1 << 62))
+
+    def work() -> int:
+        game = carcassonne.Game(**setup, seed=next(seeds))
+        steps = 0
         while not game.is_over():
             if game.is_chance_node:
                 game.draw()
             else:
                 game.apply(rng.choice(game.legal_action_ids()))
                 steps += 1
-    return steps / (time.perf_counter() - start)
+        return steps
+
+    return work
 
 
-def vec_game(setup: dict, n: int, seconds: float, threads: int, listing: bool) -> float:
-    """VecGame steps per second; with ``listing``, every step first lists every game's legal ids (as a masked policy
-    needs) and picks among them in numpy, else ``random_actions`` picks in Rust."""
+def vec_game(setup: dict, n: int, threads: int, listing: bool) -> Callable[[], int]:
+    """One batch step; with ``listing``, every game's legal ids are listed first (as a masked policy needs) and one
+    is picked in numpy, else ``random_actions`` picks in Rust."""
     vec = carcassonne.VecGame(n, **setup, threads=threads)
     rng = np.random.default_rng(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+
+    def work() -> int:
         if listing:
             ids, offsets = vec.legal_ids_flat()
-            counts = np.diff(offsets)
-            actions = ids[offsets[:-1] + (rng.random(n) * counts).astype(np.int64)]
+            actions = ids[offsets[:-1] + (rng.random(n) * np.diff(offsets)).astype(np.int64)]
         else:
             actions = vec.random_actions(rng)
         vec.step(actions)
-        steps += n
-    return steps / (time.perf_counter() - start)
+        return n
+
+    return work
+
+
+def native(setup: dict, enumerate: bool, seconds: float) -> Callable[[], int]:
+    """Native random playouts in Rust, on one thread, enough games a call (a tenth of ``seconds``) that preparing the
+    setup for each call costs next to nothing."""
+    text = carcassonne.setup_json(**setup)
+    # Player decisions among the actions (native playouts count the draws too).
+    share = decision_share(setup)
+    games, _, took = carcassonne._core.native_random_playouts(text, 20, 0, enumerate)
+    per_call = max(20, round(seconds / 10 / max(took / games, 1e-7)))
+    seeds = iter(range(0, 1 << 62, per_call))
+
+    def work() -> int:
+        _, actions, _ = carcassonne._core.native_random_playouts(text, per_call, next(seeds), enumerate)
+        return round(actions * share)
+
+    return work
+
+
+def decision_share(setup: dict) -> float:
+    """Player decisions among all actions (draws included) of a few random games."""
+    draws = decisions = 0
+    for seed in range(5):
+        game = carcassonne.Game(**setup, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            if game.is_chance_node:
+                game.draw()
+                draws += 1
+            else:
+                game.apply(rng.choice(game.legal_action_ids()))
+                decisions += 1
+    return decisions / (decisions + draws)
+
+
+def paired(work: Callable[[], int], like: Callable[[], int], seconds: float, rounds: int) -> Tuple[float, float, list]:
+    """Alternate ``work`` and the native ``like`` for ``rounds`` rounds: (median rate, median native rate, each
+    round's factor native / work)."""
+    work()  # warm up both sides first
+    like()
+    rates, natives, factors = [], [], []
+    for _ in range(rounds):
+        r = timed(work, seconds)
+        n = timed(like, seconds)
+        rates.append(r)
+        natives.append(n)
+        factors.append(n / r)
+    return statistics.median(rates), statistics.median(natives), factors
 
 
 def observations(setup: dict, n: int, seconds: float, threads: int, reuse: bool) -> float:
@@ -65,71 +131,65 @@ def observations(setup: dict, n: int, seconds: float, threads: int, reuse: bool)
         vec.step(vec.random_actions(rng))
     (planes, width, _), features = vec.observation_shape
     out = (np.zeros((n, planes, width, width), np.float32), np.zeros((n, features), np.float32)) if reuse else None
-    taken = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+
+    def work() -> int:
         vec.observations(out)
-        taken += n
-    return taken / (time.perf_counter() - start)
+        return n
+
+    return timed(work, seconds)
 
 
-def native(setup: dict, seconds: float, enumerate: bool) -> tuple:
-    """Native random playouts for about ``seconds``: (actions per second, player decisions per second)."""
-    text = carcassonne.setup_json(**setup)
-    games, actions, took = carcassonne._core.native_random_playouts(text, 20, 0, enumerate)
-    per_game = took / games
-    games = max(20, int(seconds / max(per_game, 1e-6)))
-    games, actions, took = carcassonne._core.native_random_playouts(text, games, 0, enumerate)
-    # Player decisions among them: one game's decisions against all its actions.
-    g = carcassonne.Game(**setup, seed=0)
-    rng = random.Random(0)
-    draws = decisions = 0
-    while not g.is_over():
-        if g.is_chance_node:
-            g.draw()
-            draws += 1
-        else:
-            g.apply(rng.choice(g.legal_action_ids()))
-            decisions += 1
-    return actions / took, actions / took * decisions / (decisions + draws)
-
-
-def main() -> None:
+def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--sets", default="base")
-    ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    ap.add_argument("--seconds", type=float, default=0.5, help="time per measurement (default 0.5)")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds per row, each against its native playout (default 5)")
     ap.add_argument("--threads", type=int, default=1, help="VecGame threads")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1:
+        ap.error("--seconds must be positive and --rounds at least 1")
     setup = {"players": args.players, "sets": args.sets.split(",")}
-    rows = []
-    _, fast = native(setup, args.seconds, enumerate=False)
-    _, listed = native(setup, args.seconds, enumerate=True)
-    rows.append(("native random playouts (the engine's own sampling)", fast, None))
-    rows.append(("native random playouts, listing the legal actions", listed, None))
-    rows.append(("Game from Python, one step at a time", single_game(setup, args.seconds), listed))
+    fast = native(setup, False, args.seconds)
+    listed = native(setup, True, args.seconds)
+    rows: List[Tuple[str, float, float, list]] = []
+
+    def row(name: str, work: Callable[[], int], like: Callable[[], int]) -> None:
+        rate, base, factors = paired(work, like, args.seconds, args.rounds)
+        rows.append((name, rate, base, factors))
+        if not args.json:
+            lo, mid, hi = min(factors), statistics.median(factors), max(factors)
+            print(f"  {name:<40} {rate:>11,.0f} steps/s   native {base:>11,.0f}   {mid:5.2f}x ({lo:.2f}-{hi:.2f})")
+
+    if not args.json:
+        print(f"{args.players} players, sets {args.sets}, random legal actions, {args.threads} VecGame thread(s).")
+        print("Steps are player decisions (draws are taken inside and not counted). Each row alternates with the")
+        print("native playout doing the same work, for", args.rounds, "rounds of", args.seconds, "s; the factor is how")
+        print("much slower than native: the median of the rounds' factors (their range in brackets).")
+        print("compared with native random playouts (the engine's own sampling of a placement):")
     for n in (1, 64, 256, 1024):
-        rows.append((f"VecGame n={n}, random_actions", vec_game(setup, n, args.seconds, args.threads, False), fast))
+        row(f"VecGame n={n}, random_actions", vec_game(setup, n, args.threads, False), fast)
+    if not args.json:
+        print("compared with native random playouts that list every legal action at every decision:")
+    row("Game from Python, one step at a time", single_game(setup), listed)
     for n in (64, 1024):
-        rows.append((f"VecGame n={n}, listing every legal id", vec_game(setup, n, args.seconds, args.threads, True), listed))
-    seen = []
+        row(f"VecGame n={n}, listing every legal id", vec_game(setup, n, args.threads, True), listed)
+    seen: Dict[str, float] = {}
     for n in (64, 1024):
         for reuse in (False, True):
             how = "into the same arrays (out=)" if reuse else "new arrays"
-            seen.append((f"VecGame n={n}, observations, {how}", observations(setup, n, args.seconds, args.threads, reuse)))
+            seen[f"VecGame n={n}, observations, {how}"] = observations(setup, n, args.seconds, args.threads, reuse)
     if args.json:
-        print(json.dumps({name: rate for name, rate, _ in rows} | dict(seen), indent=2))
+        figures = {
+            name: {"steps_per_s": rate, "native_per_s": base, "factors": factors}
+            for name, rate, base, factors in rows
+        }
+        print(json.dumps({"steps": figures, "observations_per_s": seen}, indent=2))
         return
-    print(f"{args.players} players, sets {args.sets}, random legal actions, {args.threads} VecGame thread(s);")
-    print("steps are player decisions (draws are taken inside and not counted); each row is compared with the")
-    print("native playout that does the same work (sampling a placement, or listing every legal action)")
-    for name, rate, like in rows:
-        extra = f"   {like / rate:5.2f}x slower than native" if like else ""
-        print(f"  {name:<52} {rate:>12,.0f} steps/s{extra}")
     print("observations (board planes and features of one game) per second:")
-    for name, rate in seen:
-        print(f"  {name:<60} {rate:>12,.0f} /s  ({1e6 / rate:.1f} us each)")
+    for name, rate in seen.items():
+        print(f"  {name:<60} {rate:>10,.0f} /s  ({1e6 / rate:.1f} us each)")
 
 
 if __name__ == "__main__":
