@@ -165,8 +165,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     if not args.json:
         print(f"{args.players} players, sets {args.sets}, random legal actions, {args.threads} VecGame thread(s).")
         print("Steps are player decisions (draws are taken inside and not counted). Each row alternates with the")
-        print("native playout doing the same work, for", args.rounds, "rounds of", args.seconds, "s; the factor is how")
-        print("much slower than native: the median of the rounds' factors (their range in brackets).")
+        print(f"native playout doing the same work, {args.rounds} rounds of {args.seconds} s; the factor is how much")
+        print("slower than native: the median of the rounds' own factors (their range in brackets).")
         print("compared with native random playouts (the engine's own sampling of a placement):")
     for n in (1, 64, 256, 1024):
         row(f"VecGame n={n}, random_actions", vec_game(setup, n, args.threads, False), fast)
