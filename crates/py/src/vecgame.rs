@@ -1,8 +1,10 @@
 //! `carcassonne._core.VecGame`: many games stepped together in Rust, the GIL released, numpy arrays in and out.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
+use carcassonne::game::MAX_PLAYERS;
 use carcassonne::{Action, Actor, DecisionKind, Game, GameConfig, Player};
+use carcassonne_ai::{Bot, BotSpec};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -33,15 +35,34 @@ struct Slot {
     sampled: Option<(u32, Action)>,
     /// The played area's extent, followed tile by tile (reset with the game).
     bounds: Bounds,
-    /// The window no longer holds the played area and the spaces around it, or an action could not be given an id:
-    /// the game ends as truncated.
+    /// The window no longer holds the played area and the spaces around it, an action could not be given an id, or
+    /// a bot could not move: the game ends as truncated.
     overflow: bool,
+    /// The built-in players of the seats Python does not play, by seat.
+    bots: Vec<Option<SeatBot>>,
+    /// The scores as last reported in the rewards (zero when the game starts).
+    reported: [i32; MAX_PLAYERS],
+    /// A new game, not settled yet.
+    fresh: bool,
     /// What the last step did.
     outcome: Outcome,
 }
 
+/// A built-in player at one seat of one game (behind a mutex only so that the slots can be shared between threads for
+/// reading; it is only used through `&mut`, without locking).
+struct SeatBot(Mutex<Box<dyn Bot>>);
+
+impl std::fmt::Debug for SeatBot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.lock() {
+            Ok(b) => write!(f, "SeatBot({})", b.name()),
+            Err(_) => f.write_str("SeatBot(failed)"),
+        }
+    }
+}
+
 impl Slot {
-    fn new(game: Game) -> Slot {
+    fn new(game: Game, bots: Vec<Option<SeatBot>>) -> Slot {
         Slot {
             game,
             legal: Legal::default(),
@@ -49,17 +70,39 @@ impl Slot {
             sampled: None,
             bounds: Bounds::default(),
             overflow: false,
+            bots,
+            reported: [0; MAX_PLAYERS],
+            fresh: true,
             outcome: Outcome::default(),
         }
     }
 
-    /// Take the chance steps (the game's own shuffled stack) up to the next player decision or the end; list the
-    /// legal actions unless the decision is a placement.
+    /// Take the chance steps (the game's own shuffled stack) and the built-in players' decisions up to the next
+    /// decision of a seat Python plays, or the end; list the legal actions unless the decision is a placement.
     fn settle(&mut self, space: &ActionSpace) {
-        while self.game.decision().actor == Actor::Chance {
-            match self.game.next_draw() {
-                Some(k) => self.game.apply_unchecked(Action::Draw(k)),
-                None => break,
+        self.fresh = false;
+        self.overflow = false;
+        loop {
+            match self.game.decision().actor {
+                Actor::Chance => match self.game.next_draw() {
+                    Some(k) => self.game.apply_unchecked(Action::Draw(k)),
+                    None => break,
+                },
+                Actor::Player(p) => {
+                    let Some(Some(bot)) = self.bots.get_mut(p.index()) else { break };
+                    let choice = match bot.0.get_mut() {
+                        Ok(bot) => bot.choose(&self.game, p).ok(),
+                        Err(_) => None,
+                    };
+                    match choice {
+                        Some(a) => self.game.apply_unchecked(a),
+                        None => {
+                            self.overflow = true;
+                            return;
+                        }
+                    }
+                }
+                Actor::Nobody => break,
             }
         }
         self.bounds.update(&self.game);
@@ -112,10 +155,12 @@ impl Slot {
         usize::try_from(id).ok().and_then(|id| self.legal.find(id))
     }
 
-    /// Start a new game here.
+    /// Start a new game here (settled later).
     fn restart(&mut self, game: Game) {
         self.game = game;
         self.bounds = Bounds::default();
+        self.reported = [0; MAX_PLAYERS];
+        self.fresh = true;
     }
 }
 
@@ -138,6 +183,8 @@ pub(crate) struct VecGame {
     next_seed: u64,
     pool: Option<Arc<rayon::ThreadPool>>,
     episodes: u64,
+    /// The built-in player of each seat, if any (the other seats are Python's).
+    bot_specs: Vec<Option<BotSpec>>,
 }
 
 impl VecGame {
@@ -174,9 +221,17 @@ impl VecGame {
 #[pymethods]
 impl VecGame {
     /// `n` games of the setup in JSON; game `i` starts from seed `seed + i`, and each reset takes the next seed.
+    /// `bots` gives a built-in player's spec for each seat that Python does not play (`None` for Python's seats).
     #[new]
-    #[pyo3(signature = (n, setup_json, window = 32, seed = 0, threads = 1))]
-    fn new(n: usize, setup_json: &str, window: i16, seed: u64, threads: usize) -> PyResult<VecGame> {
+    #[pyo3(signature = (n, setup_json, window = 32, seed = 0, threads = 1, bots = None))]
+    fn new(
+        n: usize,
+        setup_json: &str,
+        window: i16,
+        seed: u64,
+        threads: usize,
+        bots: Option<Vec<Option<String>>>,
+    ) -> PyResult<VecGame> {
         if n == 0 {
             return Err(PyValueError::new_err("a VecGame needs at least one game"));
         }
@@ -194,10 +249,19 @@ impl VecGame {
         } else {
             None
         };
-        let mut v = VecGame { config, space, slots: Vec::with_capacity(n), next_seed: seed, pool, episodes: 0 };
-        for _ in 0..n {
+        let bot_specs = bot_specs(bots, config.players as usize)?;
+        let mut v =
+            VecGame { config, space, slots: Vec::with_capacity(n), next_seed: seed, pool, episodes: 0, bot_specs };
+        for i in 0..n {
             let game = v.fresh();
-            v.slots.push(Slot::new(game));
+            // Each seat's bot in each game has a seed of its own, whatever the threads.
+            let bots = (v.bot_specs.iter().enumerate())
+                .map(|(p, b)| {
+                    let own = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add((i * MAX_PLAYERS + p) as u64);
+                    b.as_ref().map(|b| SeatBot(Mutex::new(b.build(own))))
+                })
+                .collect();
+            v.slots.push(Slot::new(game, bots));
         }
         let space = Arc::clone(&v.space);
         v.each(|_, s| s.settle(&space));
@@ -213,6 +277,12 @@ impl VecGame {
     #[getter]
     fn players(&self) -> usize {
         self.config.players as usize
+    }
+
+    /// Each seat's built-in player (`None` for the seats Python plays).
+    #[getter]
+    fn bots(&self) -> Vec<Option<String>> {
+        self.bot_specs.iter().map(|b| b.as_ref().map(ToString::to_string)).collect()
     }
 
     /// Games finished since the start (each is replaced by a new one).
@@ -242,7 +312,7 @@ impl VecGame {
         py.detach(|| self.each(|_, s| s.settle(&space)));
     }
 
-    /// The player to act in each game (every game waits for a player: draws are taken inside).
+    /// The player to act in each game: always a seat Python plays (draws and the bots' decisions are taken inside).
     fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         PyArray1::from_vec(py, self.slots.iter().map(|s| current_player(&s.game)).collect())
     }
@@ -395,8 +465,13 @@ impl VecGame {
         let space = Arc::clone(&self.space);
         let mut chosen = Vec::with_capacity(n);
         for (i, (s, id)) in self.slots.iter_mut().zip(ids).enumerate() {
+            if s.overflow {
+                // Cut short while settling (a bot could not move): ended below, whatever the id.
+                chosen.push(None);
+                continue;
+            }
             match s.find(&space, *id) {
-                Some(a) => chosen.push(a),
+                Some(a) => chosen.push(Some(a)),
                 None => {
                     return Err(IllegalActionError::new_err(format!("game {i}: action id {id} is not legal here")));
                 }
@@ -406,16 +481,17 @@ impl VecGame {
         py.detach(|| {
             let chosen = &chosen;
             self.each(|i, s| {
-                let mut before = [0i32; carcassonne::game::MAX_PLAYERS];
-                before[..players].copy_from_slice(s.game.scores());
-                s.game.apply_unchecked(chosen[i]);
-                s.settle(&space);
+                if let Some(a) = chosen[i] {
+                    s.game.apply_unchecked(a);
+                    s.settle(&space);
+                }
                 let after = s.game.scores();
                 let done = s.game.is_over() || s.overflow;
                 let o = &mut s.outcome;
-                for p in 0..players {
-                    o.rewards[p] = (after[p] - before[p]) as f32;
-                    o.final_scores[p] = if done { after[p] } else { 0 };
+                for (p, now) in after.iter().enumerate().take(players) {
+                    o.rewards[p] = (now - s.reported[p]) as f32;
+                    o.final_scores[p] = if done { *now } else { 0 };
+                    s.reported[p] = *now;
                 }
                 o.done = done;
                 o.truncated = done && !s.game.is_over();
@@ -429,8 +505,15 @@ impl VecGame {
             self.slots[*i].restart(g);
             self.episodes += 1;
         }
-        for i in &finished {
-            self.slots[*i].settle(&space);
+        if !finished.is_empty() {
+            // The new games' first draws (and bots' moves, which the next step's rewards report).
+            py.detach(|| {
+                self.each(|_, s| {
+                    if s.fresh {
+                        s.settle(&space)
+                    }
+                })
+            });
         }
         let rewards: Vec<f32> = outcomes.iter().flat_map(|o| o.rewards[..players].iter().copied()).collect();
         let finals: Vec<i32> = outcomes.iter().flat_map(|o| o.final_scores[..players].iter().copied()).collect();
@@ -446,4 +529,31 @@ impl VecGame {
 /// Refuse an output array of the wrong shape.
 fn check_out(name: &str, shape: &[usize], want: &[usize]) -> PyResult<()> {
     if shape == want { Ok(()) } else { Err(PyValueError::new_err(format!("{name} has shape {shape:?}, not {want:?}"))) }
+}
+
+/// Read the `bots` argument: one entry per seat, at least one seat left to Python.
+fn bot_specs(bots: Option<Vec<Option<String>>>, players: usize) -> PyResult<Vec<Option<BotSpec>>> {
+    let Some(bots) = bots else { return Ok(vec![None; players]) };
+    if bots.len() != players {
+        return Err(PyValueError::new_err(format!(
+            "bots needs one entry per seat: {} for {players} seats",
+            bots.len()
+        )));
+    }
+    let specs = bots
+        .iter()
+        .map(|b| match b {
+            Some(text) => text
+                .parse::<BotSpec>()
+                .map(Some)
+                .map_err(|e: carcassonne_ai::SpecError| PyValueError::new_err(e.to_string())),
+            None => Ok(None),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    if specs.iter().all(Option::is_some) {
+        return Err(PyValueError::new_err(
+            "every seat has a bot: leave at least one seat to Python (or use carc arena)",
+        ));
+    }
+    Ok(specs)
 }

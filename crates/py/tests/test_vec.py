@@ -190,6 +190,11 @@ def test_random_actions_without_a_generator_repeat_from_the_seed():
         (lambda: carcassonne.Game().apply(2.5), TypeError, "an action is notation"),
         (lambda: carcassonne.VecGame(2).step(np.zeros((1, 2), np.int64)), ValueError, r"shape \(2,\)"),
         (lambda: carcassonne.VecGame(2).random_actions(-1), ValueError, "rng must be from 0"),
+        (lambda: carcassonne.VecGame(2, bots={0: "greedy", 1: "random"}), ValueError, "leave at least one seat"),
+        (lambda: carcassonne.VecGame(2, bots={2: "greedy"}), ValueError, "seat must be from 0 to 1"),
+        (lambda: carcassonne.VecGame(2, bots=[None]), ValueError, "one entry per seat"),
+        (lambda: carcassonne.VecGame(2, bots={1: "nope"}), ValueError, "unknown bot"),
+        (lambda: carcassonne.VecGame(2, bots="greedy"), TypeError, "mapping"),
     ],
 )
 def test_bad_arguments_are_refused_clearly(make, error, message):
@@ -201,3 +206,38 @@ def test_random_actions_take_an_int_seed():
     vec = carcassonne.VecGame(4, seed=3)
     np.testing.assert_array_equal(vec.random_actions(11), vec.random_actions(11))
     assert "4 games" in repr(vec)
+
+
+@pytest.mark.parametrize(
+    "players,sets,bots",
+    [(2, ["base"], {0: "greedy"}), (3, EVERY_SET, {1: "greedy", 2: "random"}), (3, EVERY_SET, [None, "random", None])],
+)
+def test_bots_play_their_seats_inside(players, sets, bots):
+    # Python only ever sees its own seats; the bots' points (a bot at seat 0 moves before Python's first decision)
+    # are in the rewards, which add up to every seat's final score.
+    n = 4
+    vec = carcassonne.VecGame(n, players=players, sets=sets, seed=7, bots=bots)
+    bot_seats = [p for p, b in enumerate(vec.bots) if b is not None]
+    rng = np.random.default_rng(1)
+    totals = np.zeros((n, players))
+    finished = 0
+    while finished < n:
+        assert not np.isin(vec.current_player(), bot_seats).any()
+        rewards, done, truncated, finals = vec.step(vec.random_actions(rng))
+        totals += rewards
+        for i in np.flatnonzero(done):
+            assert not truncated[i]
+            np.testing.assert_array_equal(totals[i], finals[i])
+            totals[i] = 0
+            finished += 1
+
+
+def test_games_with_bots_repeat_with_threads():
+    runs = []
+    for threads in (1, 2):
+        vec = carcassonne.VecGame(6, sets=EVERY_SET, seed=3, threads=threads, bots={1: "greedy"})
+        for _ in range(200):
+            vec.step(vec.random_actions(5))
+        runs.append((vec.scores().copy(), vec.episodes))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    assert runs[0][1] == runs[1][1]

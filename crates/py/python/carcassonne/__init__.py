@@ -429,11 +429,33 @@ def play(game: Game, bots: Sequence[Union[Bot, str]], seed: int = 0) -> Game:
     return game
 
 
+SeatBots = Union[Mapping[int, str], Sequence[Optional[str]], None]
+
+
+def _seat_bots(bots: SeatBots, players: int) -> Optional[List[Optional[str]]]:
+    """``bots`` as one entry per seat."""
+    if bots is None:
+        return None
+    if isinstance(bots, Mapping):
+        seats: List[Optional[str]] = [None] * players
+        for seat, spec in bots.items():
+            seat = _integer("a bot's seat", seat, 0, players - 1)
+            seats[seat] = spec
+        return seats
+    if isinstance(bots, str):
+        raise TypeError('bots is a seat-to-spec mapping or one entry per seat, not a string: {1: "greedy"}')
+    return list(bots)
+
+
 class VecGame:
     """``n`` games of one configuration stepped together in Rust with the GIL released.
 
-    Every game waits for a player (draws are taken from each game's own stack inside); a finished game starts again
-    from the next seed. ``threads > 1`` spreads the games over that many threads.
+    Every game waits for a seat that Python plays (draws are taken from each game's own stack inside, and so are the
+    decisions of the built-in players given by ``bots``); a finished game starts again from the next seed.
+    ``threads > 1`` spreads the games over that many threads.
+
+    ``bots`` seats built-in players: ``{1: "greedy"}`` (seat to spec) or one entry per seat with ``None`` for
+    Python's seats (``[None, "greedy", "random"]``). Each game has its own bots, seeded from ``seed``.
     """
 
     __slots__ = ("_v", "_rng")
@@ -447,15 +469,23 @@ class VecGame:
         seed: int = 0,
         window: int = DEFAULT_WINDOW,
         threads: int = 1,
+        bots: SeatBots = None,
     ) -> None:
         n = _integer("n", n, 1, 1 << 24)
         threads = _integer("threads", threads, 1, 1024)
         text = setup_json(players, sets, rules, seed)
-        self._v = _core.VecGame(n, text, window, seed, threads)
+        self._v = _core.VecGame(n, text, window, seed, threads, _seat_bots(bots, players))
         self._rng = np.random.default_rng(seed)
 
     def __repr__(self) -> str:
-        return f"<carcassonne.VecGame of {len(self)} games, {self.players} players, {self.episodes} finished>"
+        seated = ", ".join(f"seat {p}: {b}" for p, b in enumerate(self.bots) if b is not None)
+        bots = f" ({seated})" if seated else ""
+        return f"<carcassonne.VecGame of {len(self)} games, {self.players} players{bots}, {self.episodes} finished>"
+
+    @property
+    def bots(self) -> List[Optional[str]]:
+        """Each seat's built-in player, in full (``None`` for the seats Python plays)."""
+        return self._v.bots
 
     def __len__(self) -> int:
         return len(self._v)

@@ -175,6 +175,16 @@ def main(argv: Optional[List[str]] = None) -> None:
     row("Game from Python, one step at a time", single_game(setup), listed)
     for n in (64, 1024):
         row(f"VecGame n={n}, listing every legal id", vec_game(setup, n, args.threads, True), listed)
+    against: Dict[str, float] = {}
+    for spec in ("random", "greedy"):
+        bots = {args.players - 1: spec}
+        vec = carcassonne.VecGame(64, **setup, threads=args.threads, bots=bots)
+
+        def step(vec: carcassonne.VecGame = vec) -> int:
+            vec.step(vec.random_actions())
+            return len(vec)
+
+        against[f"VecGame n=64, the last seat {spec}"] = timed(step, args.seconds)
     seen: Dict[str, float] = {}
     for n in (64, 1024):
         for reuse in (False, True):
@@ -185,8 +195,11 @@ def main(argv: Optional[List[str]] = None) -> None:
             name: {"steps_per_s": rate, "native_per_s": base, "factors": factors}
             for name, rate, base, factors in rows
         }
-        print(json.dumps({"steps": figures, "observations_per_s": seen}, indent=2))
+        print(json.dumps({"steps": figures, "against_bots_per_s": against, "observations_per_s": seen}, indent=2))
         return
+    print("steps of the other seats (random legal actions) against a built-in bot playing inside the step:")
+    for name, rate in against.items():
+        print(f"  {name:<40} {rate:>11,.0f} steps/s")
     print("observations (board planes and features of one game) per second:")
     for name, rate in seen.items():
         print(f"  {name:<60} {rate:>10,.0f} /s  ({1e6 / rate:.1f} us each)")
