@@ -7,6 +7,18 @@ import carcassonne
 from conftest import EVERY_SET
 
 
+def step_checking_rewards(vec, actions, totals) -> int:
+    """Step; check that each finished game's rewards (summed in ``totals``) add up to its final scores, none of them
+    truncated; return how many finished."""
+    rewards, done, truncated, finals = vec.step(actions)
+    totals += rewards
+    for i in np.flatnonzero(done):
+        assert not truncated[i]
+        np.testing.assert_array_equal(totals[i], finals[i])
+        totals[i] = 0
+    return int(done.sum())
+
+
 @pytest.mark.parametrize("players,sets", [(2, ["base"]), (3, EVERY_SET)])
 def test_batched_games_finish_and_rewards_add_up_to_the_final_scores(players, sets):
     n = 8
@@ -25,13 +37,7 @@ def test_batched_games_finish_and_rewards_add_up_to_the_final_scores(players, se
             assert sorted(np.flatnonzero(mask[i])) == sorted(set(ids[i, : counts[i]].tolist()))
             assert flat[offsets[i] : offsets[i + 1]].tolist() == ids[i, : counts[i]].tolist()
         assert (vec.current_player() >= 0).all()
-        rewards, done, truncated, finals = vec.step(vec.random_actions(rng))
-        totals += rewards
-        for i in np.flatnonzero(done):
-            assert not truncated[i]
-            np.testing.assert_array_equal(totals[i], finals[i])
-            totals[i] = 0
-            finished += 1
+        finished += step_checking_rewards(vec, vec.random_actions(rng), totals)
     assert vec.episodes == finished
 
 
@@ -223,13 +229,7 @@ def test_bots_play_their_seats_inside(players, sets, bots):
     finished = 0
     while finished < n:
         assert not np.isin(vec.current_player(), bot_seats).any()
-        rewards, done, truncated, finals = vec.step(vec.random_actions(rng))
-        totals += rewards
-        for i in np.flatnonzero(done):
-            assert not truncated[i]
-            np.testing.assert_array_equal(totals[i], finals[i])
-            totals[i] = 0
-            finished += 1
+        finished += step_checking_rewards(vec, vec.random_actions(rng), totals)
 
 
 def test_games_with_bots_repeat_with_threads():
