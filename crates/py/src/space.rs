@@ -430,6 +430,12 @@ impl Legal {
         Ok(())
     }
 
+    /// Forget the listed actions.
+    pub(crate) fn clear(&mut self) {
+        self.actions.clear();
+        self.ids.clear();
+    }
+
     /// The legal action with this id.
     pub(crate) fn find(&self, id: usize) -> Option<Action> {
         self.ids.iter().position(|x| *x as usize == id).map(|i| self.actions[i])

@@ -97,7 +97,11 @@ impl Slot {
                     match choice {
                         Some(a) => self.game.apply_unchecked(a),
                         None => {
+                            // Ended as truncated by the next step; nothing of the last decision is kept.
                             self.overflow = true;
+                            self.listed = true;
+                            self.legal.clear();
+                            self.sampled = None;
                             return;
                         }
                     }
@@ -124,9 +128,11 @@ impl Slot {
         }
     }
 
-    /// A uniformly random legal id (-1 if there is none); a placement not yet listed is sampled without listing.
+    /// A uniformly random legal id (-1 if there is none). A tile placement is always sampled the engine's way
+    /// (without listing), whether or not it has been listed, so the ids drawn from a seed do not depend on what was
+    /// asked before; every other decision is picked from its list.
     fn random_id(&mut self, space: &ActionSpace, rng: &mut impl Rng) -> i64 {
-        if !self.listed {
+        if matches!(self.game.decision().kind, DecisionKind::PlaceTile { .. }) && !self.overflow {
             let window = self.bounds.window(space.width);
             let sampled = self.game.random_action(rng, &mut Vec::new()).and_then(|a| {
                 let id = space.encode(&self.game, window, &Figures::default(), a).ok()?;
@@ -225,6 +231,7 @@ impl VecGame {
     #[new]
     #[pyo3(signature = (n, setup_json, window = 32, seed = 0, threads = 1, bots = None))]
     fn new(
+        py: Python<'_>,
         n: usize,
         setup_json: &str,
         window: i16,
@@ -254,7 +261,8 @@ impl VecGame {
             VecGame { config, space, slots: Vec::with_capacity(n), next_seed: seed, pool, episodes: 0, bot_specs };
         for i in 0..n {
             let game = v.fresh();
-            // Each seat's bot in each game has a seed of its own, whatever the threads.
+            // Each seat's bot in each game has a seed of its own, whatever the threads (bots with a time cap still
+            // depend on the machine's speed).
             let bots = (v.bot_specs.iter().enumerate())
                 .map(|(p, b)| {
                     let own = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add((i * MAX_PLAYERS + p) as u64);
@@ -264,7 +272,7 @@ impl VecGame {
             v.slots.push(Slot::new(game, bots));
         }
         let space = Arc::clone(&v.space);
-        v.each(|_, s| s.settle(&space));
+        py.detach(|| v.each(|_, s| s.settle(&space)));
         Ok(v)
     }
 
@@ -543,9 +551,10 @@ fn bot_specs(bots: Option<Vec<Option<String>>>, players: usize) -> PyResult<Vec<
     let specs = bots
         .iter()
         .map(|b| match b {
+            // One search thread a bot: the VecGame's own threads spread the games.
             Some(text) => text
                 .parse::<BotSpec>()
-                .map(Some)
+                .map(|b| Some(b.with_threads(1)))
                 .map_err(|e: carcassonne_ai::SpecError| PyValueError::new_err(e.to_string())),
             None => Ok(None),
         })

@@ -241,3 +241,13 @@ def test_games_with_bots_repeat_with_threads():
         runs.append((vec.scores().copy(), vec.episodes))
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
     assert runs[0][1] == runs[1][1]
+
+
+def test_random_actions_do_not_depend_on_what_was_listed():
+    listed, unlisted = (carcassonne.VecGame(8, sets=["base", "am"], seed=4) for _ in range(2))
+    for k in range(300):
+        listed.legal_mask()
+        x, y = listed.random_actions(k), unlisted.random_actions(k)
+        np.testing.assert_array_equal(x, y)
+        listed.step(x)
+        unlisted.step(y)

@@ -455,7 +455,8 @@ class VecGame:
     ``threads > 1`` spreads the games over that many threads.
 
     ``bots`` seats built-in players: ``{1: "greedy"}`` (seat to spec) or one entry per seat with ``None`` for
-    Python's seats (``[None, "greedy", "random"]``). Each game has its own bots, seeded from ``seed``.
+    Python's seats (``[None, "greedy", "random"]``). Each game has its own bots, seeded from ``seed``, each
+    searching on one thread; bots that stop on the clock (the levels, ``time=``) do not repeat exactly.
     """
 
     __slots__ = ("_v", "_rng")
