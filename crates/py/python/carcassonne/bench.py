@@ -74,12 +74,11 @@ def vec_game(setup: dict, n: int, threads: int, listing: bool) -> Callable[[], i
     return work
 
 
-def native(setup: dict, enumerate: bool, seconds: float) -> Callable[[], int]:
+def native(setup: dict, enumerate: bool, seconds: float, share: float) -> Callable[[], int]:
     """Native random playouts in Rust, on one thread, enough games a call (a tenth of ``seconds``) that preparing the
-    setup for each call costs next to nothing."""
+    setup for each call costs next to nothing; ``share`` is the player decisions' share of the actions (native
+    playouts count the draws too)."""
     text = carcassonne.setup_json(**setup)
-    # Player decisions among the actions (native playouts count the draws too).
-    share = decision_share(setup)
     games, _, took = carcassonne._core.native_random_playouts(text, 20, 0, enumerate)
     per_call = max(20, round(seconds / 10 / max(took / games, 1e-7)))
     seeds = iter(range(0, 1 << 62, per_call))
@@ -151,8 +150,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.seconds <= 0 or args.rounds < 1:
         ap.error("--seconds must be positive and --rounds at least 1")
     setup = {"players": args.players, "sets": args.sets.split(",")}
-    fast = native(setup, False, args.seconds)
-    listed = native(setup, True, args.seconds)
+    share = decision_share(setup)
+    fast = native(setup, False, args.seconds, share)
+    listed = native(setup, True, args.seconds, share)
     rows: List[Tuple[str, float, float, list]] = []
 
     def row(name: str, work: Callable[[], int], like: Callable[[], int]) -> None:
