@@ -259,7 +259,8 @@ impl Bot for MctsBot {
         let threads = cfg.threads.max(1);
         let seeds: Vec<u64> = (0..threads).map(|_| self.rng.random()).collect();
         self.trees.resize_with(threads, Tree::default);
-        let deadline = cfg.budget.time.map(|t| start + t);
+        // A time past what the clock can hold is no deadline at all.
+        let deadline = cfg.budget.time.and_then(|t| start.checked_add(t));
         let total = cfg.budget.iterations.unwrap_or(if deadline.is_some() { u64::MAX } else { 1000 });
         let share = |i: usize| total / threads as u64 + u64::from((i as u64) < total % threads as u64);
         let stats: Vec<RootStats> = if threads == 1 {

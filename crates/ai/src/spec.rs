@@ -140,15 +140,29 @@ impl BotSpec {
     }
 }
 
+/// The longest time a decision a spec may ask for.
+pub const MAX_TIME: Duration = Duration::from_secs(3600);
+/// The most iterations a decision a spec may ask for.
+pub const MAX_ITERATIONS: u64 = 1_000_000_000;
+/// The most threads a spec may search with.
+pub const MAX_THREADS: usize = 64;
+/// The largest value a spec's real-valued settings and evaluation constants may take.
+pub const MAX_SETTING: f32 = 1.0e6;
+
+/// A time budget in whole milliseconds (`500ms`, `2s`, `0.25s`), from 1 ms to [`MAX_TIME`]; written back in
+/// milliseconds, so that it reads back the same.
 fn parse_duration(v: &str) -> Option<Duration> {
     let v = v.trim();
-    if let Some(ms) = v.strip_suffix("ms") {
-        return ms.trim().parse::<u64>().ok().map(Duration::from_millis);
-    }
-    if let Some(s) = v.strip_suffix('s') {
-        return s.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).map(Duration::from_secs_f64);
-    }
-    None
+    let ms = if let Some(ms) = v.strip_suffix("ms") {
+        ms.trim().parse::<u64>().ok()?
+    } else {
+        let s = v.strip_suffix('s')?.trim().parse::<f64>().ok()?;
+        if !s.is_finite() || !(0.0..=MAX_TIME.as_secs_f64()).contains(&s) {
+            return None;
+        }
+        (s * 1000.0).round() as u64
+    };
+    (1..=MAX_TIME.as_millis() as u64).contains(&ms).then(|| Duration::from_millis(ms))
 }
 
 /// The evaluation's constants by name, as specs change them.
@@ -183,11 +197,11 @@ fn set_weight(w: &mut Weights, key: &str, v: &str) -> Option<Result<(), String>>
     }
     let (_, slot) = weights_by_name(w).into_iter().find(|(k, _)| *k == key)?;
     Some(match v.parse::<f32>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => {
+        Ok(x) if (0.0..=MAX_SETTING).contains(&x) => {
             *slot = x;
             Ok(())
         }
-        _ => Err(format!("`{key}` wants a number ≥ 0, not `{v}`")),
+        _ => Err(format!("`{key}` wants a number from 0 to {MAX_SETTING}, not `{v}`")),
     })
 }
 
@@ -217,14 +231,18 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
     }
     fn positive(key: &str, v: &str) -> Result<f32, String> {
         let x: f32 = num(key, v)?;
-        if x.is_finite() && x >= 0.0 { Ok(x) } else { Err(format!("`{key}` must be a number ≥ 0")) }
+        if (0.0..=MAX_SETTING).contains(&x) { Ok(x) } else { Err(format!("`{key}` must be from 0 to {MAX_SETTING}")) }
+    }
+    fn at_most<T: FromStr + PartialOrd + fmt::Display>(key: &str, v: &str, max: T) -> Result<T, String> {
+        let x: T = num(key, v)?;
+        if x <= max { Ok(x) } else { Err(format!("`{key}` is at most {max}")) }
     }
     match key {
         "iterations" => {
             c.budget.iterations = if v == "none" {
                 None
             } else {
-                let n: u64 = num(key, v)?;
+                let n: u64 = at_most(key, v, MAX_ITERATIONS)?;
                 if n == 0 {
                     return Err("`iterations` must be at least 1".into());
                 }
@@ -235,25 +253,27 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
             c.budget.time = if v == "none" {
                 None
             } else {
-                Some(parse_duration(v).ok_or_else(|| format!("`time` wants `500ms` or `2s`, not `{v}`"))?)
+                Some(parse_duration(v).ok_or_else(|| {
+                    format!("`time` wants `500ms` or `2s` (1 ms to {} s), not `{v}`", MAX_TIME.as_secs())
+                })?)
             }
         }
         "threads" => {
             let t: usize = num(key, v)?;
-            if !(1..=256).contains(&t) {
-                return Err("`threads` must be between 1 and 256".into());
+            if !(1..=MAX_THREADS).contains(&t) {
+                return Err(format!("`threads` must be between 1 and {MAX_THREADS}"));
             }
             c.threads = t;
         }
         "c" => c.exploration = positive(key, v)?,
-        "playout" => c.playout_turns = if v == "end" { None } else { Some(num(key, v)?) },
+        "playout" => c.playout_turns = if v == "end" { None } else { Some(at_most(key, v, 10_000)?) },
         "win" => c.win_weight = unit(key, v)?,
         "deploy" => c.playout_deploy = unit(key, v)?,
         "informed" => c.playout_greedy = unit(key, v)?,
         "scale" => c.margin_scale = positive(key, v)?.max(0.01),
         "widening" => c.widening = positive(key, v)?.max(0.01),
         "prior" => c.prior_weight = positive(key, v)?,
-        "prior_visits" => c.prior_visits = num(key, v)?,
+        "prior_visits" => c.prior_visits = at_most(key, v, 1_000_000)?,
         "reuse" => {
             c.reuse = match v {
                 "true" => true,
@@ -412,10 +432,55 @@ mod tests {
             ("mcts:win=2", "between 0 and 1"),
             ("mcts:iterations", "KEY=VALUE"),
             ("mcts:time=soon", "`500ms` or `2s`"),
+            ("mcts:time=1e19s", "1 ms to 3600 s"),
+            ("mcts:time=1e20s", "1 ms to 3600 s"),
+            ("mcts:time=1e17s,iterations=5", "1 ms to 3600 s"),
+            ("mcts:time=0ms", "1 ms to 3600 s"),
+            ("mcts:time=NaNs", "1 ms to 3600 s"),
+            ("mcts:threads=1000", "between 1 and 64"),
+            ("mcts:iterations=99999999999", "at most"),
+            ("mcts:c=1e30", "from 0 to"),
+            ("greedy:city_close=inf", "from 0 to"),
+            ("mcts:prior_visits=4294967295", "at most"),
         ];
         for (text, why) in cases {
             let e = text.parse::<BotSpec>().unwrap_err();
             assert!(e.to_string().contains(why), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn every_spec_that_reads_writes_back_as_itself() {
+        // Settings with values at and past their bounds: whatever reads must be written as a text that reads back
+        // as the same player (the server stores a seat's bot as that text).
+        let values = [
+            "0", "1", "0.5", "1e-3", "1e-40", "3", "1e6", "1e7", "1e19", "-1", "inf", "NaN", "none", "end", "true",
+            "0.0004s", "0.0005s", "1.5s", "2s", "1e17s", "3600s", "3601s", "999ms", "1ms", "0ms", "250ms",
+        ];
+        let keys: Vec<&str> = MCTS_KEYS.iter().map(|(k, _)| *k).chain(weight_keys()).collect();
+        let mut read = 0;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let name = ["mcts", "hard", "medium", "easy", "greedy"][next(5)];
+            let settings: Vec<String> = (0..1 + next(3))
+                .map(|_| format!("{}={}", keys[next(keys.len())], values[next(values.len())]))
+                .collect();
+            let text = format!("{name}:{}", settings.join(","));
+            let Ok(spec) = text.parse::<BotSpec>() else { continue };
+            read += 1;
+            let written = spec.to_string();
+            let back = written.parse::<BotSpec>().unwrap_or_else(|e| panic!("`{text}` is written `{written}`: {e}"));
+            assert_eq!(back, spec, "`{text}` is written `{written}`");
+            if let Some(c) = spec.mcts() {
+                assert!(c.budget.time.is_none_or(|t| t <= MAX_TIME && t >= Duration::from_millis(1)), "{text}");
+            }
+        }
+        assert!(read > 1000, "only {read} specs read: the test tried little");
     }
 }

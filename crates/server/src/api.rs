@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
+use crate::guard::{Client, spend_creation};
 use crate::room::{ActError, Change, Room, Seat};
 use crate::{AppState, Handle, Update, token};
 
@@ -55,6 +56,8 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(crate::guard::json_bodies))
+        .layer(axum::middleware::from_fn(crate::guard::security_headers))
         .layer(axum::middleware::from_fn(log_request))
         .with_state(state)
 }
@@ -74,7 +77,14 @@ async fn not_found() -> Response {
 }
 
 async fn health(State(s): State<Arc<AppState>>) -> Json<Value> {
-    Json(json!({ "status": "ok", "db": s.store.kind(), "games_loaded": s.loaded(), "bot_threads": s.bots.threads() }))
+    let (people, bots) = s.bots.queued();
+    Json(json!({
+        "status": "ok",
+        "db": s.store.kind(),
+        "games_loaded": s.loaded(),
+        "bot_threads": s.bots.threads(),
+        "bot_queue": { "people": people, "bots": bots },
+    }))
 }
 
 /// Read a JSON body, or say what is wrong with it (400).
@@ -147,15 +157,24 @@ struct CreateRequest {
     tile_file: Option<String>,
 }
 
+/// Characters a name may not hold: controls, the bidirectional overrides and isolates (which can reorder what is
+/// shown around a name), and the invisible ones (zero-width spaces and joiners, the byte-order mark).
+pub(crate) fn hidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+        || matches!(c, '\u{061C}' | '\u{180E}' | '\u{00AD}')
+}
+
 fn seat_name(requested: Option<&str>, i: usize, bot: Option<&BotSpec>) -> Result<String, ApiError> {
     let name = requested.map(str::trim).filter(|n| !n.is_empty());
     match name {
         Some(n) if n.chars().count() > MAX_NAME => {
             Err(ApiError::BadRequest(format!("seat {}: a name has at most {MAX_NAME} characters", i + 1)))
         }
-        Some(n) if n.chars().any(char::is_control) => {
-            Err(ApiError::BadRequest(format!("seat {}: a name cannot hold control characters", i + 1)))
-        }
+        Some(n) if n.chars().any(hidden_char) => Err(ApiError::BadRequest(format!(
+            "seat {}: a name cannot hold control, direction-changing or invisible characters",
+            i + 1
+        ))),
         Some(n) => Ok(n.to_string()),
         None => Ok(match bot {
             Some(b) => format!("{b} bot"),
@@ -164,8 +183,40 @@ fn seat_name(requested: Option<&str>, i: usize, bot: Option<&BotSpec>) -> Result
     }
 }
 
-async fn create(State(s): State<Arc<AppState>>, bytes: Bytes) -> Result<Response, ApiError> {
+/// A game's own tiles stay within the limits: so many kinds and copies, short ids and names.
+fn check_custom_tiles(limits: &crate::Limits, tiles: &[TileEntry]) -> Result<(), ApiError> {
+    if tiles.len() > limits.max_custom_kinds {
+        return Err(ApiError::BadRequest(format!(
+            "{} tile kinds of your own: a game takes at most {}",
+            tiles.len(),
+            limits.max_custom_kinds
+        )));
+    }
+    let copies: u32 = tiles.iter().map(|t| u32::from(t.count)).sum();
+    if copies > limits.max_custom_tiles {
+        return Err(ApiError::BadRequest(format!(
+            "{copies} tiles of your own: a game takes at most {}",
+            limits.max_custom_tiles
+        )));
+    }
+    for t in tiles {
+        let id: String = t.id.chars().take(crate::limits::MAX_TILE_ID).collect();
+        if t.id.chars().count() > crate::limits::MAX_TILE_ID || t.id.chars().any(hidden_char) {
+            return Err(ApiError::BadRequest(format!(
+                "tile `{id}…`: an id has at most {} visible characters",
+                crate::limits::MAX_TILE_ID
+            )));
+        }
+        if t.name.chars().count() > 200 || t.segments.len() > 64 || t.segments.iter().any(|l| l.len() > 200) {
+            return Err(ApiError::BadRequest(format!("tile `{id}`: its name or segment lines are too long")));
+        }
+    }
+    Ok(())
+}
+
+async fn create(State(s): State<Arc<AppState>>, client: Client, bytes: Bytes) -> Result<Response, ApiError> {
     let req: CreateRequest = body(&bytes)?;
+    spend_creation(&s, client)?;
     if !(2..=6).contains(&req.seats.len()) {
         return Err(ApiError::BadRequest(format!("{} seats: a game has 2 to 6 players", req.seats.len())));
     }
@@ -190,6 +241,7 @@ async fn create(State(s): State<Arc<AppState>>, bytes: Bytes) -> Result<Response
         let entries = tile_entries_from_toml(text, "tile_file").map_err(|e| ApiError::BadRequest(e.to_string()))?;
         setup.custom_tiles.extend(entries);
     }
+    check_custom_tiles(&s.limits, &setup.custom_tiles)?;
     // Colours: the ones asked for, then the first free ones in palette order.
     let mut colours: Vec<Option<&'static str>> = Vec::new();
     for (i, r) in req.seats.iter().enumerate() {
@@ -222,6 +274,9 @@ async fn create(State(s): State<Arc<AppState>>, bytes: Bytes) -> Result<Response
         };
         if bot.is_some() && r.open {
             return Err(ApiError::BadRequest(format!("seat {}: a bot's seat cannot be open", i + 1)));
+        }
+        if let Some(b) = &bot {
+            s.limits.check_seat_bot(b).map_err(|e| ApiError::BadRequest(format!("seat {}: {e}", i + 1)))?;
         }
         let name = seat_name(r.name.as_deref(), i, bot.as_ref())?;
         let token = if bot.is_none() && !r.open {
@@ -443,9 +498,15 @@ fn parse_seat(s: &str, players: usize) -> Result<Player, ApiError> {
     }
 }
 
-async fn join(State(s): State<Arc<AppState>>, Path(id): Path<String>, bytes: Bytes) -> Result<Json<Value>, ApiError> {
+async fn join(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    client: Client,
+    bytes: Bytes,
+) -> Result<Json<Value>, ApiError> {
     let h = s.handle(&id).await?;
     let req: JoinRequest = body(&bytes)?;
+    spend_creation(&s, client)?;
     let mut room = h.room.lock().await;
     let seat = parse_seat(&req.seat, room.seats.len())?;
     let version = room.version();
@@ -532,7 +593,17 @@ struct HintQuery {
     bot: Option<String>,
 }
 
-/// What a bot would play for this seat now (default `medium`), with the candidates it weighed.
+/// Clears a game's "hint in progress" flag however the request ends (answered, failed, or dropped by its client).
+struct Hinting<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for Hinting<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, std::sync::atomic::Ordering::Release);
+    }
+}
+
+/// What a bot would play for this seat now (default `medium`; `greedy` or a level, without settings), with the
+/// candidates it weighed. A seat may ask a few times a minute (`--hints-per-minute`), one hint per game at a time.
 async fn hint(
     State(s): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -540,6 +611,7 @@ async fn hint(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let h = s.handle(&id).await?;
+    let spec = crate::limits::hint_spec(q.bot.as_deref().unwrap_or("medium")).map_err(ApiError::BadRequest)?;
     let (game, seat) = {
         let room = h.room.lock().await;
         let seat = required_seat(&room, &headers)?;
@@ -548,14 +620,17 @@ async fn hint(
         }
         (room.game().clone(), seat)
     };
-    let spec: BotSpec =
-        q.bot.as_deref().unwrap_or("medium").parse().map_err(|e| ApiError::BadRequest(format!("bot: {e}")))?;
     if h.hinting.swap(true, std::sync::atomic::Ordering::AcqRel) {
         return Err(ApiError::Busy("a hint for this game is already being worked out".into()));
     }
-    let thought = s.bots.hint(spec.build(crate::random_u64()), game.clone(), seat).await;
-    h.hinting.store(false, std::sync::atomic::Ordering::Release);
-    let thought = thought?;
+    let _hinting = Hinting(&h.hinting);
+    if s.hint_rate.check_key(&(h.id.clone(), seat.0)).is_err() {
+        return Err(ApiError::Busy(format!(
+            "a seat may ask for {} hints a minute: try again in a moment",
+            s.limits.hints_per_minute
+        )));
+    }
+    let thought = s.bots.hint(spec.build(crate::random_u64()), game.clone(), seat).await?;
     let candidates: Vec<Value> = thought
         .candidates
         .iter()

@@ -33,10 +33,16 @@ pub(crate) enum ApiError {
     /// 422: the engine refused the action.
     #[error("{0}")]
     Illegal(String),
-    /// 500: the database failed; nothing was changed.
+    /// 500: the database failed; nothing was changed. The client is told only that (the log has the cause).
     #[error("the server could not store the change: {0}")]
     Store(#[from] StoreError),
-    /// 429: the same work is already under way for this game (a hint).
+    /// 500: something else failed inside the server. The message is for the client; the log has the cause.
+    #[error("{0}")]
+    Internal(String),
+    /// 415: a body that is not `application/json`.
+    #[error("send the body as `Content-Type: application/json`")]
+    UnsupportedType,
+    /// 429: the same work is already under way for this game (a hint), or a limit was reached.
     #[error("{0}")]
     Busy(String),
     /// 503: the server cannot work (no randomness from the operating system).
@@ -54,6 +60,8 @@ impl ApiError {
             ApiError::Conflict { .. } => (StatusCode::CONFLICT, "conflict"),
             ApiError::Illegal(_) => (StatusCode::UNPROCESSABLE_ENTITY, "illegal"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "store"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::UnsupportedType => (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"),
             ApiError::Busy(_) => (StatusCode::TOO_MANY_REQUESTS, "busy"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
@@ -76,7 +84,12 @@ impl IntoResponse for ApiError {
         if status.is_server_error() {
             tracing::error!(error = %self, "request failed");
         }
-        let mut body = json!({ "error": self.to_string(), "code": code });
+        // What went wrong inside stays in the log: the client learns only that nothing was changed.
+        let message = match &self {
+            ApiError::Store(_) => "the server could not store the change; nothing was changed".to_string(),
+            other => other.to_string(),
+        };
+        let mut body = json!({ "error": message, "code": code });
         if let ApiError::Conflict { version, .. } = &self {
             body["version"] = json!(version);
         }

@@ -26,6 +26,8 @@
 mod api;
 mod bots;
 mod error;
+mod guard;
+mod limits;
 mod room;
 mod store;
 mod token;
@@ -41,8 +43,9 @@ use carcassonne_ai::{Bot, BotSpec};
 use serde_json::Value;
 use tokio::sync::{Mutex, broadcast};
 
-use crate::bots::BotPool;
+use crate::bots::{BotPool, Lane, ThinkError};
 use crate::error::ApiError;
+pub use crate::limits::Limits;
 use crate::room::{Change, Room, Saved, Seat};
 pub use crate::store::{Store, StoreError};
 use crate::store::{StoredGame, StoredSeat};
@@ -65,6 +68,8 @@ pub(crate) type SharedBot = Arc<StdMutex<Box<dyn Bot>>>;
 
 /// A game in memory: its room behind a lock, its bots and its subscribers.
 pub(crate) struct Handle {
+    /// The game's id.
+    pub id: String,
     pub room: Mutex<Room>,
     pub updates: broadcast::Sender<Arc<Update>>,
     bots: Vec<Option<SharedBot>>,
@@ -79,12 +84,30 @@ impl std::fmt::Debug for Handle {
     }
 }
 
+/// A rate limit per key.
+pub(crate) type KeyedLimiter<K> = governor::DefaultKeyedRateLimiter<K>;
+
 /// What every request shares.
-#[derive(Debug)]
 pub(crate) struct AppState {
     pub store: Store,
     games: RwLock<HashMap<String, Arc<Handle>>>,
     bots: BotPool,
+    pub limits: Limits,
+    /// Hints per (game, seat).
+    pub hint_rate: KeyedLimiter<(String, u8)>,
+    /// Games created and seats taken, per address.
+    pub create_rate: KeyedLimiter<std::net::IpAddr>,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState").field("store", &self.store).field("limits", &self.limits).finish_non_exhaustive()
+    }
+}
+
+/// A quota of `n` a minute (at least one), spent one at a time.
+fn per_minute(n: u32) -> governor::Quota {
+    governor::Quota::per_minute(std::num::NonZeroU32::new(n.max(1)).unwrap_or(std::num::NonZeroU32::MIN))
 }
 
 /// The server: its database, its games in memory and its bot pool.
@@ -100,8 +123,24 @@ impl Server {
     /// # Errors
     /// When the database cannot be opened or migrated. A stored game that no longer replays is logged and skipped.
     pub async fn open(db: &str, bot_threads: usize) -> Result<Server, StoreError> {
+        Server::open_with(db, Limits { bot_threads, ..Limits::default() }).await
+    }
+
+    /// [`Server::open`] with every limit given.
+    ///
+    /// # Errors
+    /// When the database cannot be opened or migrated, or the bots' threads cannot be started.
+    pub async fn open_with(db: &str, limits: Limits) -> Result<Server, StoreError> {
         let store = Store::open(db).await?;
-        let state = Arc::new(AppState { store, games: RwLock::new(HashMap::new()), bots: BotPool::new(bot_threads) });
+        let bots = BotPool::new(limits.bot_threads, limits.hint_queue).map_err(StoreError::Threads)?;
+        let state = Arc::new(AppState {
+            store,
+            games: RwLock::new(HashMap::new()),
+            bots,
+            hint_rate: governor::RateLimiter::keyed(per_minute(limits.hints_per_minute)),
+            create_rate: governor::RateLimiter::keyed(per_minute(limits.creates_per_minute)),
+            limits,
+        });
         let ids = state.store.running().await?;
         let mut restored = 0;
         for id in &ids {
@@ -162,7 +201,9 @@ impl Server {
         let created_at =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
         let room = Room::import(id.clone(), created_at, record.setup.clone(), seats, &replay.actions)?;
-        self.state.store.create(&stored_of(&room)).await.map_err(|e| e.to_string())?;
+        let stored = stored_of(&room);
+        reads_back(&room, &stored).map_err(|e| format!("this game could not be stored: {e}"))?;
+        self.state.store.create(&stored).await.map_err(|e| e.to_string())?;
         if let Ok(mut games) = self.state.games.write() {
             games.insert(id.clone(), Arc::new(handle_of(room)));
         }
@@ -235,7 +276,9 @@ impl AppState {
         let created_at =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
         let room = Room::new(id.clone(), created_at, setup, seats).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        self.store.create(&stored_of(&room)).await?;
+        let stored = stored_of(&room);
+        reads_back(&room, &stored).map_err(|e| ApiError::BadRequest(format!("this game could not be stored: {e}")))?;
+        self.store.create(&stored).await?;
         let h = Arc::new(handle_of(room));
         if let Ok(mut games) = self.games.write() {
             games.insert(id.clone(), Arc::clone(&h));
@@ -272,7 +315,7 @@ impl AppState {
         let stored = if change.took_back {
             self.store.truncate(&room.id, room.version(), change.from).await
         } else if change.added.is_empty() {
-            self.store.set_confirmed(&room.id, room.confirmed()).await
+            self.store.set_confirmed(&room.id, room.version(), room.confirmed()).await
         } else {
             self.store.append(&room.id, change.from, &change.added, room.status(), room.confirmed()).await
         };
@@ -307,6 +350,8 @@ impl AppState {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
         loop {
             every.tick().await;
+            self.hint_rate.retain_recent();
+            self.create_rate.retain_recent();
             let Ok(mut games) = self.games.write() else { return };
             games.retain(|_, h| {
                 h.updates.receiver_count() > 0 || h.room.try_lock().map_or(true, |r| r.status() != "finished")
@@ -331,6 +376,9 @@ impl AppState {
                 continue;
             }
             let Some(h) = self.games.read().ok().and_then(|g| g.get(id).cloned()) else { continue };
+            // The game is read under its lock: a log read before this instance's own latest change must never be
+            // put over it.
+            let mut room = h.room.lock().await;
             let fresh = match self.store.load(id).await {
                 Ok(Some(g)) => room_of(g),
                 Ok(None) => continue,
@@ -338,7 +386,6 @@ impl AppState {
             };
             match fresh {
                 Ok(fresh) => {
-                    let mut room = h.room.lock().await;
                     *room = fresh;
                     let update =
                         Update { cause: "sync", version: room.version(), actions: Vec::new(), events: Vec::new() };
@@ -362,25 +409,35 @@ impl AppState {
 
     async fn drive_bots(self: Arc<Self>, h: Arc<Handle>) {
         loop {
-            let (game, seat, version, bot) = {
+            let (game, seat, version, bot, spec, lane) = {
                 let room = h.room.lock().await;
                 let Some(p) = room.to_decide() else { return };
                 let Some(bot) = h.bots[p.index()].clone() else { return };
-                (room.game().clone(), p, room.version(), bot)
+                let Some(spec) = room.seats[p.index()].bot.clone() else { return };
+                let lane = if room.seats.iter().any(|s| s.bot.is_none()) { Lane::People } else { Lane::Bots };
+                (room.game().clone(), p, room.version(), bot, spec, lane)
             };
             if h.thinking.swap(true, Ordering::AcqRel) {
                 return;
             }
-            let choice = self.bots.think(bot, game, seat).await;
+            let rebuild = move || spec.build(random_u64());
+            let choice = self.bots.think(lane, bot, rebuild, game.clone(), seat).await;
             h.thinking.store(false, Ordering::Release);
             let action = match choice {
-                Ok(Ok(a)) => a,
-                Ok(Err(e)) => {
-                    tracing::error!(error = %e, "a bot could not choose");
-                    return;
+                Ok(a) => a,
+                Err(ThinkError::Panicked(why)) => {
+                    // A defect in the bot: this one decision is made by `greedy` instead, so the game goes on.
+                    tracing::error!(game = %h.id, %seat, error = %why, "a bot failed; greedy decides for it this once");
+                    match carcassonne_ai::GreedyBot::new(random_u64()).choose(&game, seat) {
+                        Ok(a) => a,
+                        Err(e) => {
+                            tracing::error!(game = %h.id, error = %e, "no bot could choose");
+                            return;
+                        }
+                    }
                 }
-                Err(_) => {
-                    tracing::error!("a bot thread failed");
+                Err(e) => {
+                    tracing::error!(game = %h.id, error = %e, "a bot could not choose");
                     return;
                 }
             };
@@ -418,10 +475,16 @@ impl AppState {
         seat: Player,
         on: bool,
     ) -> Result<(), ApiError> {
+        let was = room.seats[seat.index()].auto_confirm;
         self.store.set_auto_confirm(&room.id, seat.index(), on).await?;
         let saved = room.save();
         let change = room.set_auto_confirm(seat, on);
-        self.commit(h, room, saved, change, "settings").await
+        let r = self.commit(h, room, saved, change, "settings").await;
+        if r.is_err() && was != on {
+            // The room is back as it was: so is the stored setting, if the database lets us.
+            let _ = self.store.set_auto_confirm(&room.id, seat.index(), was).await;
+        }
+        r
     }
 }
 
@@ -429,7 +492,14 @@ fn handle_of(room: Room) -> Handle {
     let bots =
         room.seats.iter().map(|s| s.bot.as_ref().map(|b| Arc::new(StdMutex::new(b.build(random_u64()))))).collect();
     let (updates, _) = broadcast::channel(64);
-    Handle { room: Mutex::new(room), updates, bots, thinking: AtomicBool::new(false), hinting: AtomicBool::new(false) }
+    Handle {
+        id: room.id.clone(),
+        room: Mutex::new(room),
+        updates,
+        bots,
+        thinking: AtomicBool::new(false),
+        hinting: AtomicBool::new(false),
+    }
 }
 
 fn stored_of(room: &Room) -> StoredGame {
@@ -453,6 +523,30 @@ fn stored_of(room: &Room) -> StoredGame {
             .collect(),
         actions: room.actions().map(String::from).collect(),
     }
+}
+
+/// Whether `stored` reads back as `room`: its setup, its seats and its log (a game is refused at creation rather
+/// than lost at the next start).
+fn reads_back(room: &Room, stored: &StoredGame) -> Result<(), String> {
+    let back = room_of(stored.clone())?;
+    let same_seats = back.seats.len() == room.seats.len()
+        && back.seats.iter().zip(&room.seats).all(|(a, b)| {
+            a.name == b.name
+                && a.bot == b.bot
+                && a.open == b.open
+                && a.colour == b.colour
+                && a.auto_confirm == b.auto_confirm
+        });
+    if back.setup != room.setup {
+        return Err("its setup does not read back".into());
+    }
+    if !same_seats {
+        return Err("its seats do not read back".into());
+    }
+    if back.version() != room.version() || back.view(None) != room.view(None) {
+        return Err("its log does not replay".into());
+    }
+    Ok(())
 }
 
 fn room_of(g: StoredGame) -> Result<Room, String> {

@@ -103,10 +103,12 @@ pub(crate) struct Change {
 #[derive(Debug)]
 pub(crate) struct Saved {
     len: usize,
+    /// The last entry: the one a take-back removes.
+    last: Option<Entry>,
     game: Game,
     snapshot: (usize, Game),
     confirmed: usize,
-    removed: Vec<Entry>,
+    auto_confirm: Vec<bool>,
 }
 
 /// A game on the server.
@@ -249,20 +251,30 @@ impl Room {
     pub(crate) fn save(&self) -> Saved {
         Saved {
             len: self.entries.len(),
+            last: self.entries.last().cloned(),
             game: self.game.clone(),
             snapshot: self.snapshot.clone(),
             confirmed: self.confirmed,
-            removed: Vec::new(),
+            auto_confirm: self.seats.iter().map(|s| s.auto_confirm).collect(),
         }
     }
 
-    /// Put back what [`Room::save`] kept (the change could not be stored).
+    /// Put back what [`Room::save`] kept (the change could not be stored): the room is exactly as it was.
     pub(crate) fn undo(&mut self, saved: Saved) {
         self.entries.truncate(saved.len);
-        self.entries.extend(saved.removed);
+        if self.entries.len() + 1 == saved.len
+            && let Some(last) = saved.last
+        {
+            // A take-back removed one entry.
+            self.entries.push(last);
+        }
+        debug_assert_eq!(self.entries.len(), saved.len, "a change adds actions or takes back one");
         self.game = saved.game;
         self.snapshot = saved.snapshot;
         self.confirmed = saved.confirmed;
+        for (s, on) in self.seats.iter_mut().zip(saved.auto_confirm) {
+            s.auto_confirm = on;
+        }
     }
 
     /// `seat` takes `text`. On success the log has grown by the action and any draws that follow it.
@@ -368,8 +380,12 @@ impl Room {
             self.seal();
         }
         let text = self.game.action_text(a);
-        let triangle =
-            matches!(a, Action::Place { tile, .. } if self.game.catalogue().def(tile).shape == Shape::Triangle);
+        // A triangle from the hand showed a hidden tile (D-54).
+        let triangle = match a {
+            Action::PlaceTriangle { .. } => true,
+            Action::Place { tile, .. } => self.game.catalogue().def(tile).shape == Shape::Triangle,
+            _ => false,
+        };
         self.game.apply(a).map_err(|e| e.to_string())?;
         let n = self.entries.len() + 1;
         let revealing = self.game.last_events().iter().any(|e| match e {

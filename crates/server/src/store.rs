@@ -1,9 +1,11 @@
 //! Durable games: SQLite (a file, the default) or PostgreSQL, with migrations. A game is its setup, its seats and its
 //! action log; every change is one transaction, committed before the server acknowledges or broadcasts it.
 //!
-//! Two writers can never both add action `n` of a game: the log's primary key is (game, n), so the second insert
-//! fails and is reported as [`StoreError::Conflict`] (the basis for running several servers on one PostgreSQL
-//! database).
+//! Every change to a game's log (append, take-back, confirmation) locks the game's row first and checks, inside the
+//! same transaction, that the log still has the length the change was made at; otherwise it is refused as
+//! [`StoreError::Conflict`]. Changes to one game are therefore serialised in the database, whatever the number of
+//! server instances sharing it (PostgreSQL), and no sequence of them can leave a gap or two histories. The log's
+//! primary key (game, n) is a second guard.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -21,9 +23,15 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("database migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    /// Another writer added the same action first.
+    /// Another writer changed the game's log first.
     #[error("another action was stored first")]
     Conflict,
+    /// The bots' threads could not be started.
+    #[error("starting the bots' threads: {0}")]
+    Threads(std::io::Error),
+    /// The game is not in the database (any more).
+    #[error("the game is not in the database")]
+    Missing,
 }
 
 /// A seat as stored.
@@ -76,24 +84,47 @@ enum Db {
 /// The PostgreSQL channel on which every instance announces the games it changed (`instance:game`).
 pub(crate) const CHANNEL: &str = "carc_games";
 
-/// Run the same code on either kind of transaction.
+/// Run the same code on either kind of write transaction. `$lock` is bound to the statement that locks a game's row
+/// for the rest of the transaction (`$1`: the game's id): `FOR UPDATE` on PostgreSQL; on SQLite the transaction
+/// already holds the database's write lock from its first statement (`BEGIN IMMEDIATE`, waiting for it up to the busy
+/// timeout), so the statement only reads the row.
 macro_rules! with_tx {
-    ($store:expr, |$tx:ident| $body:expr) => {
+    ($store:expr, |$tx:ident, $lock:ident| $body:expr) => {
         match &$store.db {
             Db::Sqlite(pool) => {
-                let mut $tx: Transaction<'_, Sqlite> = pool.begin().await?;
+                let mut $tx: Transaction<'_, Sqlite> = pool.begin_with("BEGIN IMMEDIATE").await?;
+                let $lock = "SELECT 1 FROM games WHERE id = $1";
                 let r = $body;
                 $tx.commit().await?;
                 r
             }
             Db::Postgres(pool) => {
                 let mut $tx: Transaction<'_, Postgres> = pool.begin().await?;
+                let $lock = "SELECT 1 FROM games WHERE id = $1 FOR UPDATE";
                 let r = $body;
                 $tx.commit().await?;
                 r
             }
         }
     };
+}
+
+/// Inside a write transaction: lock game `$id`'s row and check that its log holds `$expected` actions, or return
+/// [`StoreError::Conflict`] (another writer changed it first) or [`StoreError::Missing`].
+macro_rules! lock_log {
+    ($tx:ident, $lock:ident, $id:expr, $expected:expr) => {{
+        if sqlx::query($lock).bind($id).fetch_optional(&mut *$tx).await?.is_none() {
+            return Err(StoreError::Missing);
+        }
+        let n: i64 = sqlx::query("SELECT COUNT(*) FROM actions WHERE game_id = $1")
+            .bind($id)
+            .fetch_one(&mut *$tx)
+            .await?
+            .try_get(0)?;
+        if n != $expected as i64 {
+            return Err(StoreError::Conflict);
+        }
+    }};
 }
 
 /// Run the same query on either pool.
@@ -104,6 +135,28 @@ macro_rules! on_pool {
             Db::Postgres($pool) => $body,
         }
     };
+}
+
+/// A game's seats, in order.
+const SEATS: &str =
+    "SELECT name, bot, open, token_hash, auto_confirm, colour FROM seats WHERE game_id = $1 ORDER BY seat";
+
+fn seat_of_row<R: Row>(r: &R) -> Result<StoredSeat, sqlx::Error>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> usize: sqlx::ColumnIndex<R>,
+    String: for<'a> sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    Option<String>: for<'a> sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    i64: for<'a> sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    Ok(StoredSeat {
+        name: r.try_get(0)?,
+        bot: r.try_get(1)?,
+        open: r.try_get::<i64, _>(2)? != 0,
+        token_hash: r.try_get(3)?,
+        auto_confirm: r.try_get::<i64, _>(4)? != 0,
+        colour: r.try_get(5)?,
+    })
 }
 
 fn conflict_or(e: sqlx::Error) -> StoreError {
@@ -183,7 +236,7 @@ impl Store {
 
     /// Store a new game with its seats and its first actions (the server's opening draws).
     pub(crate) async fn create(&self, g: &StoredGame) -> Result<(), StoreError> {
-        with_tx!(self, |tx| {
+        with_tx!(self, |tx, _lock| {
             sqlx::query("INSERT INTO games (id, created_at, setup, status, confirmed) VALUES ($1, $2, $3, $4, $5)")
                 .bind(&g.id)
                 .bind(g.created_at)
@@ -230,7 +283,8 @@ impl Store {
         status: &str,
         confirmed: usize,
     ) -> Result<(), StoreError> {
-        with_tx!(self, |tx| {
+        with_tx!(self, |tx, lock| {
+            lock_log!(tx, lock, id, from);
             for (i, a) in actions.iter().enumerate() {
                 sqlx::query("INSERT INTO actions (game_id, n, action) VALUES ($1, $2, $3)")
                     .bind(id)
@@ -253,15 +307,8 @@ impl Store {
     /// Take back: keep the first `keep` actions of a game's log. [`StoreError::Conflict`] if the log no longer has
     /// `expected` actions (another writer changed it).
     pub(crate) async fn truncate(&self, id: &str, keep: usize, expected: usize) -> Result<(), StoreError> {
-        with_tx!(self, |tx| {
-            let n: i64 = sqlx::query("SELECT COUNT(*) FROM actions WHERE game_id = $1")
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?
-                .try_get(0)?;
-            if n != expected as i64 {
-                return Err(StoreError::Conflict);
-            }
+        with_tx!(self, |tx, lock| {
+            lock_log!(tx, lock, id, expected);
             sqlx::query("DELETE FROM actions WHERE game_id = $1 AND n > $2")
                 .bind(id)
                 .bind(keep as i64)
@@ -271,13 +318,15 @@ impl Store {
         Ok(())
     }
 
-    /// Store a game's confirmation version.
-    pub(crate) async fn set_confirmed(&self, id: &str, confirmed: usize) -> Result<(), StoreError> {
-        on_pool!(self, |pool| {
+    /// Store a game's confirmation version, made when its log had `version` actions ([`StoreError::Conflict`] if
+    /// it no longer has).
+    pub(crate) async fn set_confirmed(&self, id: &str, version: usize, confirmed: usize) -> Result<(), StoreError> {
+        with_tx!(self, |tx, lock| {
+            lock_log!(tx, lock, id, version);
             sqlx::query("UPDATE games SET confirmed = $1 WHERE id = $2")
                 .bind(confirmed as i64)
                 .bind(id)
-                .execute(pool)
+                .execute(&mut *tx)
                 .await?;
         });
         Ok(())
@@ -313,36 +362,41 @@ impl Store {
         Ok(n == 1)
     }
 
-    /// One game, or `None`.
+    /// One game, or `None`. Read in one transaction, so its row, its seats and its log are of one moment.
     pub(crate) async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let row = on_pool!(self, |pool| {
-            sqlx::query("SELECT id, created_at, setup, confirmed, status FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_optional(pool)
-                .await?
-                .map(|r| -> Result<_, sqlx::Error> {
-                    Ok((
-                        r.try_get::<String, _>(0)?,
-                        r.try_get::<i64, _>(1)?,
-                        r.try_get::<String, _>(2)?,
-                        r.try_get::<i64, _>(3)?,
-                        r.try_get::<String, _>(4)?,
-                    ))
-                })
-                .transpose()?
-        });
-        let Some((id, created_at, setup, confirmed, status)) = row else { return Ok(None) };
-        let seats = self.seats(&id).await?;
-        let actions = on_pool!(self, |pool| {
-            sqlx::query("SELECT action FROM actions WHERE game_id = $1 ORDER BY n")
-                .bind(&id)
-                .fetch_all(pool)
-                .await?
-                .iter()
-                .map(|r| r.try_get::<String, _>(0))
-                .collect::<Result<Vec<_>, _>>()?
-        });
-        Ok(Some(StoredGame { id, created_at, status, setup, confirmed, seats, actions }))
+        macro_rules! read {
+            ($tx:ident) => {{
+                let row = sqlx::query("SELECT id, created_at, setup, confirmed, status FROM games WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(&mut *$tx)
+                    .await?;
+                let Some(r) = row else { return Ok(None) };
+                let (id, created_at, setup, confirmed, status): (String, i64, String, i64, String) =
+                    (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
+                let seats = sqlx::query(SEATS).bind(&id).fetch_all(&mut *$tx).await?;
+                let seats = seats.iter().map(seat_of_row).collect::<Result<Vec<_>, _>>()?;
+                let actions = sqlx::query("SELECT action FROM actions WHERE game_id = $1 ORDER BY n")
+                    .bind(&id)
+                    .fetch_all(&mut *$tx)
+                    .await?
+                    .iter()
+                    .map(|r| r.try_get::<String, _>(0))
+                    .collect::<Result<Vec<_>, _>>()?;
+                $tx.commit().await?;
+                Ok(Some(StoredGame { id, created_at, status, setup, confirmed, seats, actions }))
+            }};
+        }
+        match &self.db {
+            Db::Sqlite(pool) => {
+                // A deferred transaction reads one snapshot of the database (WAL).
+                let mut tx = pool.begin().await?;
+                read!(tx)
+            }
+            Db::Postgres(pool) => {
+                let mut tx = pool.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").await?;
+                read!(tx)
+            }
+        }
     }
 
     /// The ids of the games still running.
@@ -359,24 +413,7 @@ impl Store {
 
     async fn seats(&self, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
         Ok(on_pool!(self, |pool| {
-            sqlx::query(
-                "SELECT name, bot, open, token_hash, auto_confirm, colour FROM seats WHERE game_id = $1 ORDER BY seat",
-            )
-            .bind(id)
-            .fetch_all(pool)
-            .await?
-            .iter()
-            .map(|r| -> Result<StoredSeat, sqlx::Error> {
-                Ok(StoredSeat {
-                    name: r.try_get(0)?,
-                    bot: r.try_get(1)?,
-                    open: r.try_get::<i64, _>(2)? != 0,
-                    token_hash: r.try_get(3)?,
-                    auto_confirm: r.try_get::<i64, _>(4)? != 0,
-                    colour: r.try_get(5)?,
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?
+            sqlx::query(SEATS).bind(id).fetch_all(pool).await?.iter().map(seat_of_row).collect::<Result<Vec<_>, _>>()?
         }))
     }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{Method, Request, StatusCode, header};
+use axum::http::{Request, StatusCode, header};
 use carcassonne::Record;
 use carcassonne_server::Server;
 use http_body_util::BodyExt;
@@ -14,78 +14,8 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-/// A database for one test: a fresh SQLite file, or a fresh schema-less PostgreSQL database.
-struct Db {
-    url: String,
-    _dir: Option<tempfile::TempDir>,
-}
-
-fn sqlite() -> Db {
-    let dir = tempfile::tempdir().unwrap();
-    let url = dir.path().join("games.sqlite").to_str().unwrap().to_string();
-    Db { url, _dir: Some(dir) }
-}
-
-/// The PostgreSQL server of `CARC_TEST_POSTGRES`, emptied; `None` when the variable is not set (unless
-/// `CARC_REQUIRE_POSTGRES` is, as in CI: then its absence fails the test).
-async fn postgres() -> Option<Db> {
-    let Ok(url) = std::env::var("CARC_TEST_POSTGRES") else {
-        assert!(
-            std::env::var("CARC_REQUIRE_POSTGRES").is_err(),
-            "CARC_REQUIRE_POSTGRES is set but CARC_TEST_POSTGRES is not"
-        );
-        eprintln!("CARC_TEST_POSTGRES is not set: the PostgreSQL half of this test is skipped");
-        return None;
-    };
-    let pool = sqlx::PgPool::connect(&url).await.expect("the test PostgreSQL server is reachable");
-    for t in ["actions", "seats", "games", "_sqlx_migrations"] {
-        sqlx::query(&format!("DROP TABLE IF EXISTS {t} CASCADE")).execute(&pool).await.unwrap();
-    }
-    pool.close().await;
-    Some(Db { url, _dir: None })
-}
-
-/// Tests that touch PostgreSQL share one database: one at a time.
-static PG_LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-async fn call(
-    app: &Router,
-    method: Method,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    let body = match body {
-        Some(v) => Body::from(v.to_string()),
-        None => Body::empty(),
-    };
-    let resp = app.clone().oneshot(req.body(body).unwrap()).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let v = serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
-    (status, v)
-}
-
-async fn get(app: &Router, uri: &str, token: Option<&str>) -> (StatusCode, Value) {
-    call(app, Method::GET, uri, token, None).await
-}
-
-async fn post(app: &Router, uri: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-    call(app, Method::POST, uri, token, Some(body)).await
-}
-
-/// Create a game; returns its id and each seat's token (`None` for bots and open seats).
-async fn create(app: &Router, body: Value) -> (String, Vec<Option<String>>) {
-    let (st, v) = post(app, "/api/games", None, body).await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
-    let tokens = v["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().map(String::from)).collect();
-    (id, tokens)
-}
+mod common;
+use common::*;
 
 /// Play a game of people to its end with random legal actions, confirmations and take-backs, checking every view on
 /// the way. Returns the final scores the views show.
@@ -224,16 +154,27 @@ async fn bad_requests_are_refused_with_the_right_status_and_change_nothing() {
         assert!(err["error"].is_string(), "an error says why: {err}");
     }
     // Not JSON at all, and a body over the limit.
-    let raw = |body: Vec<u8>| {
-        Request::post(format!("{url}/actions"))
-            .header(header::AUTHORIZATION, format!("Bearer {t1}"))
-            .body(Body::from(body))
-            .unwrap()
+    let typed = |body: Vec<u8>, kind: Option<&str>| {
+        let mut r = Request::post(format!("{url}/actions")).header(header::AUTHORIZATION, format!("Bearer {t1}"));
+        if let Some(k) = kind {
+            r = r.header(header::CONTENT_TYPE, k);
+        }
+        r.body(Body::from(body)).unwrap()
     };
+    let raw = |body: Vec<u8>| typed(body, Some("application/json"));
     let r = app.clone().oneshot(raw(b"{not json".to_vec())).await.unwrap();
     assert_eq!(r.status(), StatusCode::BAD_REQUEST);
     let r = app.clone().oneshot(raw(vec![b' '; 2 * 1024 * 1024])).await.unwrap();
     assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    // A body that is not declared JSON is refused before it is read: another site's form or `text/plain` fetch
+    // cannot act in a visitor's name.
+    let good = json!({ "action": legal, "version": version }).to_string().into_bytes();
+    for kind in [None, Some("text/plain"), Some("application/x-www-form-urlencoded"), Some("multipart/form-data")] {
+        let r = app.clone().oneshot(typed(good.clone(), kind)).await.unwrap();
+        assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE, "{kind:?}");
+    }
+    let r = app.clone().oneshot(typed(b"{}".to_vec(), Some("Application/JSON; charset=utf-8"))).await.unwrap();
+    assert_eq!(r.status(), StatusCode::BAD_REQUEST, "JSON with a charset is read (and this body is wrong)");
     // Unknown games and endpoints.
     assert_eq!(get(&app, "/api/games/0000000000000000", None).await.0, StatusCode::NOT_FOUND);
     assert_eq!(get(&app, "/api/games/../../etc/passwd", None).await.0, StatusCode::NOT_FOUND);
@@ -246,6 +187,12 @@ async fn bad_requests_are_refused_with_the_right_status_and_change_nothing() {
         json!({ "seats": [{}, {}], "sets": ["base", "nope"] }),
         json!({ "seats": [{}, {}], "rules": { "no.such.rule": "1" } }),
         json!({ "seats": [{ "name": "x".repeat(41) }, {}] }),
+        json!({ "seats": [{ "name": "Ana\u{202E}" }, {}] }),
+        json!({ "seats": [{ "name": "A\u{200B}na" }, {}] }),
+        json!({ "seats": [{ "name": "A\u{7}na" }, {}] }),
+        json!({ "seats": [{ "bot": "mcts:time=1e17s,iterations=5" }, {}] }),
+        json!({ "seats": [{ "bot": "mcts:time=20s" }, {}] }),
+        json!({ "seats": [{ "bot": "hard:threads=16" }, {}] }),
         json!({ "seats": [{}, {}], "seed": 4 }),
     ] {
         let (st, err) = post(&app, "/api/games", None, body.clone()).await;
@@ -256,19 +203,6 @@ async fn bad_requests_are_refused_with_the_right_status_and_change_nothing() {
     assert_eq!(v["version"].as_u64().unwrap(), version);
     let (st, _) = post(&app, &format!("{url}/actions"), Some(t1), json!({ "action": legal, "version": version })).await;
     assert_eq!(st, StatusCode::OK);
-}
-
-/// Wait until a game is finished (bots playing), or fail after `secs`.
-async fn finished(app: &Router, id: &str, secs: u64) -> Value {
-    let t = std::time::Instant::now();
-    loop {
-        let (_, v) = get(app, &format!("/api/games/{id}"), None).await;
-        if v["status"] == "finished" {
-            return v;
-        }
-        assert!(t.elapsed() < Duration::from_secs(secs), "the bots did not finish in {secs} s: {v}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 async fn bots_and_restore_checks(db: &Db) {
@@ -351,18 +285,6 @@ async fn an_open_seat_is_listed_and_taken_once() {
 }
 
 /// Poll `url` on `app` until its version is `want` (another instance's change arriving), or fail after 10 s.
-async fn wait_for_version(app: &Router, url: &str, token: Option<&str>, want: u64) -> Value {
-    let t = std::time::Instant::now();
-    loop {
-        let (_, v) = get(app, url, token).await;
-        if v["version"].as_u64() == Some(want) {
-            return v;
-        }
-        assert!(t.elapsed() < Duration::from_secs(10), "the change never reached this instance: {v}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 #[tokio::test]
 async fn two_instances_on_one_postgresql_database_follow_each_other() {
     let _pg = PG_LOCK.lock().await;

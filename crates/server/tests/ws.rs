@@ -13,7 +13,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
 
 async fn post(app: &axum::Router, uri: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-    let mut req = Request::post(uri);
+    let mut req = Request::post(uri).header(header::CONTENT_TYPE, "application/json");
     if let Some(t) = token {
         req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
     }
