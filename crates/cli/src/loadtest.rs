@@ -1,8 +1,11 @@
 //! `carc loadtest`: many concurrent bot games on one server over loopback, with a few people playing against bots
-//! through the HTTP API. Prints actions per second and the latency of a person's action while the bots play, then
-//! checks that every game's record replays to the scores the server showed.
+//! through the HTTP API. Prints actions per second, the latency of a person's action and of the bot's reply while
+//! the bots play, then checks that every game's record replays to the scores the server showed. With `--attack`,
+//! visitors abuse the server in windows meanwhile (crate::attack) and the person's latency is printed with and
+//! without them.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -42,9 +45,21 @@ pub(crate) struct LoadArgs {
     /// Give up (and fail) after this many seconds.
     #[arg(long, default_value_t = 900)]
     timeout: u64,
+    /// Meanwhile, abuse the server as an attacker would, in windows of 4 s every 8 s: 1,100 idle connections,
+    /// headers sent a byte at a time, a body declared a gigabyte long, games created and hints asked as fast as one
+    /// address can (the hints with specs meant to overflow a bot), past views of a long game replayed by two
+    /// readers, and a hundred spectator sockets that never read. Prints what was refused, a person's action
+    /// latency with and without the abuse, and the memory before and after.
+    #[arg(long)]
+    attack: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// Where the load test's legitimate visitors seem to come from, one address each, as a proxy in front would say.
+fn visitor(i: usize) -> String {
+    format!("10.{}.{}.{}", (i >> 16) & 255, (i >> 8) & 255, i & 255)
 }
 
 /// A blocking HTTP client that reads every status (errors included) as an answer.
@@ -74,9 +89,23 @@ fn get(agent: &ureq::Agent, url: &str, token: Option<&str>) -> Result<Value> {
 }
 
 fn post(agent: &ureq::Agent, url: &str, token: Option<&str>, body: &Value) -> Result<(u16, Value)> {
+    post_from(agent, url, token, body, None)
+}
+
+/// [`post`] from a visitor's address (`X-Forwarded-For`).
+fn post_from(
+    agent: &ureq::Agent,
+    url: &str,
+    token: Option<&str>,
+    body: &Value,
+    from: Option<&str>,
+) -> Result<(u16, Value)> {
     let mut req = agent.post(url);
     if let Some(t) = token {
         req = req.header("Authorization", &format!("Bearer {t}"));
+    }
+    if let Some(ip) = from {
+        req = req.header("X-Forwarded-For", ip);
     }
     read(req.send_json(body), url)
 }
@@ -87,18 +116,28 @@ fn scores(view: &Value) -> Vec<i64> {
         .map_or_else(Vec::new, |ps| ps.iter().filter_map(|p| p["score"].as_i64()).collect())
 }
 
-/// One person's game, played to its end: each action's round trip is timed.
+/// What a person's game measured: each action's round trip (with whether an attack window was open when it was
+/// sent), and each bot reply (from the action's answer to the next decision of the person's being shown).
+#[derive(Debug, Default)]
+struct Timings {
+    actions: Vec<(f64, bool)>,
+    replies: Vec<f64>,
+}
+
+/// One person's game, played to its end.
 fn play_person(
     base: &str,
     id: &str,
     token: &str,
     seed: u64,
     deadline: Instant,
-    latencies: &Mutex<Vec<f64>>,
+    attacking: &AtomicBool,
+    timings: &Mutex<Timings>,
 ) -> Result<()> {
     let agent = agent();
     let url = format!("{base}/api/games/{id}");
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut waiting_since: Option<Instant> = None;
     loop {
         ensure!(Instant::now() < deadline, "a person's game did not finish in time");
         let v = get(&agent, &url, Some(token))?;
@@ -108,17 +147,32 @@ fn play_person(
         let legal = v["game"]["legal"].as_array().cloned().unwrap_or_default();
         if legal.is_empty() {
             // The bot is thinking.
-            std::thread::sleep(Duration::from_millis(10));
+            std::thread::sleep(Duration::from_millis(5));
             continue;
         }
+        let mut t = timings.lock().map_err(|_| anyhow::anyhow!("a person's thread failed"))?;
+        if let Some(since) = waiting_since.take() {
+            t.replies.push(since.elapsed().as_secs_f64() * 1000.0);
+        }
+        drop(t);
         let a = legal[rng.random_range(0..legal.len())].clone();
-        let t = Instant::now();
+        let under_attack = attacking.load(Ordering::Relaxed);
+        let sent = Instant::now();
         let (status, answer) =
             post(&agent, &format!("{url}/actions"), Some(token), &json!({ "action": a, "version": v["version"] }))?;
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let ms = sent.elapsed().as_secs_f64() * 1000.0;
         ensure!(status == 200, "the person's action {a} was refused: {status} {answer}");
-        latencies.lock().map_err(|_| anyhow::anyhow!("a person's thread failed"))?.push(ms);
+        if answer["game"]["legal"].as_array().is_some_and(Vec::is_empty) && answer["status"] == "running" {
+            waiting_since = Some(Instant::now());
+        }
+        timings.lock().map_err(|_| anyhow::anyhow!("a person's thread failed"))?.actions.push((ms, under_attack));
     }
+}
+
+/// p50 and p99 of some figures, in order.
+fn spread(mut v: Vec<f64>) -> (f64, f64, usize) {
+    v.sort_by(f64::total_cmp);
+    (percentile(&v, 0.5), percentile(&v, 0.99), v.len())
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -143,8 +197,12 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     };
     let threads = args.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    // The server's default limits, behind a proxy that names each visitor's address (the load test's own visitors
+    // each have one of their own).
+    let limits = carcassonne_server::Limits { bot_threads: threads, trust_proxy: true, ..Default::default() };
     let (listener, server) = runtime.block_on(async {
-        let server = carcassonne_server::Server::open(&db, threads).await.with_context(|| format!("opening `{db}`"))?;
+        let server =
+            carcassonne_server::Server::open_with(&db, limits).await.with_context(|| format!("opening `{db}`"))?;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.context("listening on loopback")?;
         anyhow::Ok((listener, server))
     })?;
@@ -156,16 +214,19 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     let deadline = Instant::now() + Duration::from_secs(args.timeout);
     let start = Instant::now();
 
+    let rss_before = crate::attack::rss_mb();
+
     // The games: bots only, and a person against a bot.
     let mut bot_games = Vec::new();
-    for _ in 0..args.games {
+    for i in 0..args.games {
         let seats: Vec<Value> = bots.iter().map(|b| json!({ "bot": b })).collect();
-        let (status, v) =
-            post(&agent, &format!("{base}/api/games"), None, &json!({ "seats": seats, "sets": args.sets }))?;
+        let body = json!({ "seats": seats, "sets": args.sets });
+        let (status, v) = post_from(&agent, &format!("{base}/api/games"), None, &body, Some(&visitor(i)))?;
         ensure!(status == 201, "creating a game: {status} {v}");
         bot_games.push(v["id"].as_str().unwrap_or_default().to_string());
     }
-    let latencies = Arc::new(Mutex::new(Vec::new()));
+    let timings = Arc::new(Mutex::new(Timings::default()));
+    let attacking = Arc::new(AtomicBool::new(false));
     let mut people = Vec::new();
     let mut person_games = Vec::new();
     for i in 0..args.people {
@@ -173,13 +234,45 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
             "seats": [{ "name": format!("person {}", i + 1), "auto_confirm": true }, { "bot": args.opponent }],
             "sets": args.sets,
         });
-        let (status, v) = post(&agent, &format!("{base}/api/games"), None, &body)?;
+        let (status, v) = post_from(&agent, &format!("{base}/api/games"), None, &body, Some(&visitor(args.games + i)))?;
         ensure!(status == 201, "creating a game: {status} {v}");
         let id = v["id"].as_str().unwrap_or_default().to_string();
         let token = v["seats"][0]["token"].as_str().unwrap_or_default().to_string();
         person_games.push(id.clone());
-        let (base, lat) = (base.clone(), Arc::clone(&latencies));
-        people.push(std::thread::spawn(move || play_person(&base, &id, &token, i as u64, deadline, &lat)));
+        let (base, t, a) = (base.clone(), Arc::clone(&timings), Arc::clone(&attacking));
+        people.push(std::thread::spawn(move || play_person(&base, &id, &token, i as u64, deadline, &a, &t)));
+    }
+
+    // The attackers, in windows: 4 s on, 4 s off, until the games are over.
+    let stop = Arc::new(AtomicBool::new(false));
+    let tally = Arc::new(crate::attack::Tally::default());
+    let mut attackers = Vec::new();
+    if args.attack {
+        let body = json!({ "seats": [{ "name": "attacker" }, { "bot": "random" }] });
+        let (status, own) = post_from(&agent, &format!("{base}/api/games"), None, &body, Some("203.0.113.7"))?;
+        ensure!(status == 201, "creating the attacker's game: {status} {own}");
+        let long_game = bot_games.first().or(person_games.first()).cloned().unwrap_or_default();
+        let attack = crate::attack::Attack {
+            server: addr,
+            own_game: own["id"].as_str().unwrap_or_default().to_string(),
+            own_token: own["seats"][0]["token"].as_str().unwrap_or_default().to_string(),
+            long_actions: get(&agent, &format!("{base}/api/games/{long_game}"), None)?["version"].as_u64().unwrap_or(0)
+                as usize,
+            long_game,
+            watched_game: person_games.first().cloned().unwrap_or_default(),
+            active: Arc::clone(&attacking),
+            stop: Arc::clone(&stop),
+            tally: Arc::clone(&tally),
+        };
+        attackers = attack.start();
+        let (a, st) = (Arc::clone(&attacking), Arc::clone(&stop));
+        attackers.push(std::thread::spawn(move || {
+            while !st.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_secs(4));
+                a.fetch_xor(true, Ordering::Relaxed);
+            }
+            a.store(false, Ordering::Relaxed);
+        }));
     }
 
     // Wait for every game to finish.
@@ -187,11 +280,16 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     let total = (args.games + args.people) as u64;
     let bar = crate::progress::bar(total, "games", args.json || !std::io::stderr().is_terminal());
     loop {
-        let lobby = get(&agent, &format!("{base}/api/games?status=finished&limit=10000"), None)?;
-        let done = lobby["games"]
-            .as_array()
-            .map_or(0, |gs| gs.iter().filter(|g| ours.contains(g["id"].as_str().unwrap_or_default())).count())
-            as u64;
+        let mut done = 0u64;
+        for page in 0.. {
+            let url = format!("{base}/api/games?status=finished&limit=1000&offset={}", page * 1000);
+            let lobby = get(&agent, &url, None)?;
+            let games = lobby["games"].as_array().cloned().unwrap_or_default();
+            done += games.iter().filter(|g| ours.contains(g["id"].as_str().unwrap_or_default())).count() as u64;
+            if games.len() < 1000 {
+                break;
+            }
+        }
         bar.set_position(done);
         if done >= total {
             break;
@@ -207,6 +305,11 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     for p in people {
         p.join().map_err(|_| anyhow::anyhow!("a person's thread panicked"))??;
     }
+    stop.store(true, Ordering::Relaxed);
+    for a in attackers {
+        a.join().map_err(|_| anyhow::anyhow!("an attacker's thread panicked"))?;
+    }
+    let rss_after = crate::attack::rss_mb();
 
     // Every record replays to the scores the server showed.
     let mut actions = 0usize;
@@ -226,17 +329,29 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     }
     serving.abort();
 
-    let mut lat = latencies.lock().map_err(|_| anyhow::anyhow!("a person's thread failed"))?.clone();
-    lat.sort_by(f64::total_cmp);
-    let (p50, p99) = (percentile(&lat, 0.5), percentile(&lat, 0.99));
+    let t = timings.lock().map_err(|_| anyhow::anyhow!("a person's thread failed"))?;
+    let (p50, p99, n) = spread(t.actions.iter().map(|a| a.0).collect());
+    let (quiet50, quiet99, quiet_n) = spread(t.actions.iter().filter(|a| !a.1).map(|a| a.0).collect());
+    let (hit50, hit99, hit_n) = spread(t.actions.iter().filter(|a| a.1).map(|a| a.0).collect());
+    let (reply50, reply99, reply_n) = spread(t.replies.clone());
     let rate = actions as f64 / elapsed;
+    let mb = |m: Option<f64>| m.map_or("?".to_string(), |m| format!("{m:.0} MB"));
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "bot_games": args.games, "person_games": args.people, "bots": bots, "opponent": args.opponent,
             "sets": args.sets, "db": store_kind, "bot_threads": threads, "seconds": elapsed, "actions": actions,
-            "actions_per_second": rate, "person_actions": lat.len(), "person_p50_ms": p50, "person_p99_ms": p99,
-            "replayed": total,
+            "actions_per_second": rate, "person_actions": n, "person_p50_ms": p50, "person_p99_ms": p99,
+            "bot_replies": reply_n, "bot_reply_p50_ms": reply50, "bot_reply_p99_ms": reply99,
+            "replayed": total, "rss_mb_before": rss_before, "rss_mb_after": rss_after,
         });
+        if args.attack {
+            v["attack"] = json!({
+                "refused": tally.json(),
+                "quiet": { "actions": quiet_n, "p50_ms": quiet50, "p99_ms": quiet99 },
+                "under_attack": { "actions": hit_n, "p50_ms": hit50, "p99_ms": hit99 },
+                "p99_ratio": hit99 / quiet99,
+            });
+        }
         return Ok(serde_json::to_string_pretty(&v)? + "\n");
     }
     let mut out = String::new();
@@ -256,7 +371,54 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
         crate::progress::thousands(actions as u64),
         crate::progress::thousands(rate.round() as u64)
     );
-    outln!(out, "a person's action, request to answer: p50 {p50:.1} ms, p99 {p99:.1} ms over {} actions", lat.len());
+    outln!(out, "a person's action, request to answer: p50 {p50:.1} ms, p99 {p99:.1} ms over {n} actions");
+    outln!(
+        out,
+        "the bot's reply to a person (action answered to the person's next decision shown): p50 {reply50:.1} ms, \
+         p99 {reply99:.1} ms over {reply_n} replies"
+    );
+    if args.attack {
+        let r = tally.json();
+        outln!(out, "under attack (4 s windows, every 8 s):");
+        outln!(
+            out,
+            "  idle connections: {} opened, {} closed at once; slow headers: {} closed by the deadline",
+            r["idle_connections"]["opened"],
+            r["idle_connections"]["closed_at_once"],
+            r["slow_headers_closed"]
+        );
+        outln!(
+            out,
+            "  a body declared 1 GB: {} refused with 413 (slowest answer {} ms)",
+            r["oversized_bodies"]["refused_413"],
+            r["oversized_bodies"]["slowest_ms"]
+        );
+        outln!(
+            out,
+            "  creations from one address: {} accepted, {} refused (429); hints: {} answered, {} refused (429), \
+             {} refused (400, not a fixed level)",
+            r["creations"]["accepted"],
+            r["creations"]["refused_429"],
+            r["hints"]["answered"],
+            r["hints"]["refused_429"],
+            r["hints"]["refused_400"]
+        );
+        outln!(
+            out,
+            "  past views replayed: {}; spectator sockets that never read: {} open, {} refused; failed requests: {}",
+            r["past_views_read"],
+            r["spectator_sockets"]["opened"],
+            r["spectator_sockets"]["refused"],
+            r["failed_requests"]
+        );
+        outln!(
+            out,
+            "a person's action: quiet p50 {quiet50:.1} ms, p99 {quiet99:.1} ms ({quiet_n}); under attack p50 \
+             {hit50:.1} ms, p99 {hit99:.1} ms ({hit_n}): p99 {:.2}x",
+            hit99 / quiet99
+        );
+    }
+    outln!(out, "memory (the whole process, server included): {} before, {} after", mb(rss_before), mb(rss_after));
     outln!(out, "every record replays to the scores the server showed ({})", plural(total, "game"));
     Ok(out)
 }

@@ -11,6 +11,7 @@ macro_rules! outln {
 }
 
 mod arena;
+mod attack;
 mod bench;
 mod describe;
 mod hint;

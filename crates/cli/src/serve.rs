@@ -1,6 +1,7 @@
 //! `carc serve`: the game server (crates/server), with logs on standard error.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -14,9 +15,102 @@ pub(crate) struct ServeArgs {
     /// Where games are kept: a SQLite file (created if missing), or a PostgreSQL URL (`postgres://user@host/db`).
     #[arg(long, default_value = "carcassonne.sqlite")]
     db: String,
-    /// How many bots may think at once (default: the number of cores).
+    /// How many bots may think at once (default: the number of cores). With two or more, one of them thinks only
+    /// for games where a person sits.
     #[arg(long)]
     bot_threads: Option<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The limits a public server needs (docs/server-api.md, "Running it in public").
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Limits")]
+pub(crate) struct LimitArgs {
+    /// Connections open at once, in all (a new one past that is closed at once).
+    #[arg(long, default_value_t = 1024)]
+    max_connections: usize,
+    /// Connections one address may have open at once.
+    #[arg(long, default_value_t = 128)]
+    connections_per_address: usize,
+    /// How long a client has to send a request's headers; also how long a kept-alive connection may sit idle.
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    header_timeout: Duration,
+    /// How long a request may take, its body included (408 past that).
+    #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
+    request_timeout: Duration,
+    /// Games one address may create (or seats it may take) in a minute.
+    #[arg(long, default_value_t = 10)]
+    creates_per_minute: u32,
+    /// Hints a seat may ask for in a minute.
+    #[arg(long, default_value_t = 6)]
+    hints_per_minute: u32,
+    /// Hints waiting for the hints' worker (one more is refused with 429).
+    #[arg(long, default_value_t = 4)]
+    hint_queue: usize,
+    /// The longest a seat's bot may think a decision (an `mcts` spec's `time`; the levels always fit).
+    #[arg(long, default_value = "2s", value_parser = humantime::parse_duration)]
+    max_bot_time: Duration,
+    /// The most iterations a seat's bot may run a decision.
+    #[arg(long, default_value_t = 200_000)]
+    max_bot_iterations: u64,
+    /// The most threads a seat's bot may search with.
+    #[arg(long, default_value_t = 2)]
+    max_bot_threads: usize,
+    /// Tile kinds of its own a game may bring (`custom_tiles`, `tile_file`).
+    #[arg(long, default_value_t = 64)]
+    max_custom_kinds: usize,
+    /// Tiles of its own (all copies) a game may bring.
+    #[arg(long, default_value_t = 200)]
+    max_custom_tiles: u32,
+    /// WebSockets one game may have open.
+    #[arg(long, default_value_t = 1000)]
+    sockets_per_game: usize,
+    /// WebSockets one address may have open.
+    #[arg(long, default_value_t = 64)]
+    sockets_per_address: usize,
+    /// A running game nobody has changed for this long is abandoned: finished as it stands and out of memory
+    /// (`never` to keep every game running).
+    #[arg(long, default_value = "30days", value_parser = parse_expiry)]
+    abandon_after: Expiry,
+    /// Behind a proxy that sets `X-Forwarded-For` (a TLS terminator): take a client's address from its last entry.
+    #[arg(long)]
+    trust_proxy: bool,
+}
+
+/// `never`, or a duration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Expiry(Option<Duration>);
+
+fn parse_expiry(s: &str) -> Result<Expiry, String> {
+    if s.trim() == "never" {
+        return Ok(Expiry(None));
+    }
+    humantime::parse_duration(s).map(|d| Expiry(Some(d))).map_err(|e| format!("{e} (or write `never`)"))
+}
+
+impl LimitArgs {
+    fn limits(&self, bot_threads: usize) -> carcassonne_server::Limits {
+        carcassonne_server::Limits {
+            bot_threads,
+            hint_queue: self.hint_queue,
+            hints_per_minute: self.hints_per_minute,
+            creates_per_minute: self.creates_per_minute,
+            max_bot_time: self.max_bot_time,
+            max_bot_iterations: self.max_bot_iterations,
+            max_bot_threads: self.max_bot_threads,
+            max_custom_kinds: self.max_custom_kinds,
+            max_custom_tiles: self.max_custom_tiles,
+            sockets_per_game: self.sockets_per_game,
+            sockets_per_address: self.sockets_per_address,
+            max_connections: self.max_connections,
+            connections_per_address: self.connections_per_address,
+            header_timeout: self.header_timeout,
+            request_timeout: self.request_timeout,
+            trust_proxy: self.trust_proxy,
+            abandon_after: self.abandon_after.0,
+        }
+    }
 }
 
 pub(crate) fn serve(args: &ServeArgs) -> Result<String> {
@@ -31,7 +125,7 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<String> {
     let threads = args.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async {
-        let server = carcassonne_server::Server::open(&args.db, threads)
+        let server = carcassonne_server::Server::open_with(&args.db, args.limits.limits(threads))
             .await
             .with_context(|| format!("opening the database `{}`", args.db))?;
         let listener =
@@ -41,4 +135,23 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<String> {
         carcassonne_server::serve(listener, server).await.context("serving")
     })?;
     Ok(String::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    #[test]
+    fn the_options_defaults_are_the_servers() {
+        let cli = Cli::try_parse_from(["carc"]).unwrap();
+        let d = carcassonne_server::Limits::default();
+        assert_eq!(cli.serve.limits.limits(d.bot_threads), d);
+    }
 }

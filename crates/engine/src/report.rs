@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::action::{MeepleKind, Player};
+use crate::action::{Action, MeepleKind, Player};
 use crate::game::{Actor, DecisionKind, Event, Game, PlacedMeeple, ScoreTime};
 
 /// The pending decision: `{"actor", "player", "kind", "tile"}`.
@@ -198,8 +198,9 @@ pub fn view_json_for(g: &Game, viewer: Option<Player>) -> Value {
         pending = json!({ "actor": g.active_player().to_string(), "player": g.active_player().to_string(),
                           "kind": "start_of_turn", "tile": Value::Null });
     }
-    let legal: Vec<String> =
-        if mine { g.legal_actions().into_iter().map(|a| g.action_text(a)).collect() } else { Vec::new() };
+    let legal_actions = if mine { g.legal_actions() } else { Vec::new() };
+    let legal: Vec<String> = legal_actions.iter().map(|a| g.action_text(*a)).collect();
+    let actions: Vec<ActionView> = legal_actions.iter().map(|a| action_view(g, *a)).collect();
     json!({
         "viewer": viewer.map(|p| p.to_string()),
         "players": seats,
@@ -209,6 +210,7 @@ pub fn view_json_for(g: &Game, viewer: Option<Player>) -> Value {
         "game_over": g.is_over(),
         "pending": pending,
         "legal": legal,
+        "actions": actions,
         "draft": ids(g.draft_pool()),
         "board": board,
         "meeples": meeples_json(g),
@@ -217,6 +219,159 @@ pub fn view_json_for(g: &Game, viewer: Option<Player>) -> Value {
         })).collect::<Vec<_>>(),
         "figures": figures_json(g),
     })
+}
+
+/// One action with its parts named, beside its notation: what a client needs to show it where it belongs without
+/// reading the notation (the table, a script). Fields that do not apply to the action's kind are left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ActionView {
+    /// The action in record notation (what to send back to take it).
+    pub text: String,
+    /// `draw`, `place` (a tile or a triangle), `pick`, `deploy` (a follower, the wagon included, on the tile just
+    /// placed), `barn`, `wagon-move`, `portal`, `princess`, `fairy` (next to a follower, or onto a space), `dragon`,
+    /// `crop` (the crop-circle choice), `crop-add`, `crop-remove` or `pass`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The tile's id (`place`, `pick`, `draw`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile: Option<String>,
+    /// The space (`1,0`): where the tile goes, or where the segment acted on lies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub space: Option<String>,
+    /// A placement's orientation: `r0`..`r270` for a square tile, the right angle's corner (`NE`, …) for a triangle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub orient: Option<String>,
+    /// A corner: the barn's (`barn`), or the triangle on `space` whose segment is meant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corner: Option<String>,
+    /// The follower: `meeple`, `mayor` or `wagon`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figure: Option<&'static str>,
+    /// The segment, by its name on its tile (`road@E`, `monastery`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segment: Option<String>,
+    /// The owner of the follower acted on (`princess`, `fairy`, `crop-remove`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// Whether that follower is the one the fairy stands next to.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub with_fairy: bool,
+    /// The dragon's step: `N`, `E`, `S` or `W`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
+    /// A crop-circle choice: its action `A` or `B`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crop: Option<char>,
+    /// A crop-circle choice's role after the triangular crop circle (`knight`, `thief`, `farmer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
+}
+
+/// `a`, an action of `g`'s pending decision (or one just taken), with its parts named.
+pub fn action_view(g: &Game, a: Action) -> ActionView {
+    let c = g.catalogue();
+    let id = |k: crate::TileKind| (k.0 as usize) < c.len();
+    let mut v = ActionView { text: g.action_text(a), ..ActionView::default() };
+    // Where a segment of the board lies: its space, its triangle's corner, its name.
+    let at = |v: &mut ActionView, seg: crate::board::SegmentId| {
+        if (seg.0 as usize) < g.board().segment_count() {
+            let (space, _, name) = g.describe_segment(seg);
+            v.space = Some(space.to_string());
+            v.segment = Some(name);
+            let (t, _) = g.board().segment_tile(seg);
+            if let crate::board::Placement::Triangle(corner) = g.board().tile(t).placement {
+                v.corner = Some(corner.name().to_string());
+            }
+        }
+    };
+    let follower = |v: &mut ActionView, r: crate::action::MeepleRef| {
+        v.player = Some(r.player.to_string());
+        v.figure = Some(r.kind.name());
+        v.with_fairy = r.fairy;
+        at(v, r.segment);
+    };
+    match a {
+        Action::Draw(k) => {
+            v.kind = "draw";
+            v.tile = id(k).then(|| c.def(k).id.clone());
+        }
+        Action::Place { tile, space, rotation } => {
+            v.kind = "place";
+            v.tile = id(tile).then(|| c.def(tile).id.clone());
+            v.space = Some(space.to_string());
+            v.orient = Some(rotation.to_string());
+        }
+        Action::PlaceTriangle { tile, space, corner } => {
+            v.kind = "place";
+            v.tile = id(tile).then(|| c.def(tile).id.clone());
+            v.space = Some(space.to_string());
+            v.orient = Some(corner.name().to_string());
+        }
+        Action::Pick(tile) => {
+            v.kind = "pick";
+            v.tile = id(tile).then(|| c.def(tile).id.clone());
+        }
+        Action::Deploy { meeple, segment } => {
+            v.kind = "deploy";
+            v.figure = Some(meeple.name());
+            if let Some(t) = g.placed_tile() {
+                let pt = g.board().tile(t);
+                if (segment as usize) < c.def(pt.kind).segments.len() {
+                    v.segment = Some(c.segment_name(pt.kind, pt.placement.rotation(), segment));
+                }
+            }
+        }
+        Action::PlaceBarn { corner } => {
+            v.kind = "barn";
+            v.corner = Some(corner.name().to_string());
+        }
+        Action::MoveWagon { segment } => {
+            v.kind = "wagon-move";
+            v.figure = Some(MeepleKind::Wagon.name());
+            at(&mut v, segment);
+        }
+        Action::Portal { meeple, segment } => {
+            v.kind = "portal";
+            v.figure = Some(meeple.name());
+            at(&mut v, segment);
+        }
+        Action::RemoveKnight(r) => {
+            v.kind = "princess";
+            follower(&mut v, r);
+        }
+        Action::MoveFairy(r) => {
+            v.kind = "fairy";
+            follower(&mut v, r);
+        }
+        Action::MoveFairyTo(space) => {
+            v.kind = "fairy";
+            v.space = Some(space.to_string());
+        }
+        Action::MoveDragon(side) => {
+            v.kind = "dragon";
+            v.dir = Some(side.letter().to_string());
+        }
+        Action::ChooseCrop(choice) => {
+            v.kind = "crop";
+            v.crop = Some(choice.letter());
+        }
+        Action::ChooseCropRole(role, choice) => {
+            v.kind = "crop";
+            v.role = Some(role.role_name());
+            v.crop = choice.map(|c| c.letter());
+        }
+        Action::CropAdd { meeple, segment } => {
+            v.kind = "crop-add";
+            v.figure = Some(meeple.name());
+            at(&mut v, segment);
+        }
+        Action::CropRemove(r) => {
+            v.kind = "crop-remove";
+            follower(&mut v, r);
+        }
+        Action::Pass => v.kind = "pass",
+    }
+    v
 }
 
 /// What a road that stops on its tile ends at, as the tile format writes it (`monastery`, `city:A`, …).

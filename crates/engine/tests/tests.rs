@@ -1,5 +1,6 @@
 //! The engine's integration tests, in one binary (faster to link on small machines).
 
+mod action_views;
 mod catalogue;
 mod inert;
 mod perft;

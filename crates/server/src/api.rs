@@ -28,6 +28,7 @@ pub(crate) const MAX_BODY: usize = 256 * 1024;
 const MAX_NAME: usize = 40;
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {
+    let timeout = state.limits.request_timeout;
     Router::new()
         .route("/", get(crate::web::page))
         .route("/play/{id}", get(crate::web::page))
@@ -58,17 +59,15 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(crate::guard::json_bodies))
         .layer(axum::middleware::from_fn(crate::guard::security_headers))
-        .layer(axum::middleware::from_fn(log_request))
+        // A declared length over the limit is refused before the body is waited for.
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http()
+                .make_span_with(tower_http::trace::DefaultMakeSpan::new().level(tracing::Level::DEBUG))
+                .on_response(tower_http::trace::DefaultOnResponse::new().level(tracing::Level::DEBUG)),
+        )
         .with_state(state)
-}
-
-/// Log every request at `debug` (method, path without its query, status, time): `RUST_LOG=debug carc serve`.
-async fn log_request(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let (method, path) = (req.method().clone(), req.uri().path().to_string());
-    let t = std::time::Instant::now();
-    let resp = next.run(req).await;
-    tracing::debug!(%method, %path, status = resp.status().as_u16(), ms = t.elapsed().as_secs_f64() * 1000.0, "request");
-    resp
 }
 
 async fn not_found() -> Response {
@@ -313,31 +312,37 @@ async fn create(State(s): State<Arc<AppState>>, client: Client, bytes: Bytes) ->
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct LobbyQuery {
     #[serde(default)]
     status: Option<String>,
     #[serde(default)]
     limit: Option<i64>,
+    #[serde(default)]
+    offset: Option<i64>,
 }
 
 async fn lobby(State(s): State<Arc<AppState>>, Query(q): Query<LobbyQuery>) -> Result<Json<Value>, ApiError> {
     let status = match q.status.as_deref() {
         None | Some("") | Some("all") => None,
-        Some(st @ ("running" | "finished")) => Some(st),
-        Some("open") => Some("running"),
+        Some(st @ ("running" | "finished" | "abandoned" | "open")) => Some(st),
         Some(other) => {
-            return Err(ApiError::BadRequest(format!("status `{other}`: write running, finished, open or all")));
+            return Err(ApiError::BadRequest(format!(
+                "status `{other}`: write running, finished, abandoned, open or all"
+            )));
         }
     };
     let limit = q.limit.unwrap_or(200);
-    if !(1..=10_000).contains(&limit) {
-        return Err(ApiError::BadRequest(format!("limit {limit}: ask for 1 to 10000 games")));
+    if !(1..=1_000).contains(&limit) {
+        return Err(ApiError::BadRequest(format!("limit {limit}: ask for 1 to 1000 games")));
     }
-    let games = s.store.lobby(status, limit).await?;
-    let only_open = q.status.as_deref() == Some("open");
+    let offset = q.offset.unwrap_or(0);
+    if !(0..=1_000_000).contains(&offset) {
+        return Err(ApiError::BadRequest(format!("offset {offset}: skip 0 to 1000000 games")));
+    }
+    let games = s.store.lobby(status, limit, offset).await?;
     let list: Vec<Value> = games
         .into_iter()
-        .filter(|g| !only_open || g.seats.iter().any(|s| s.open))
         .map(|g| {
             let seats: Vec<Value> = g
                 .seats
@@ -530,8 +535,7 @@ async fn join(
 
 /// Tell the subscribers of a change that added no action.
 fn tell(h: &Handle, room: &Room, cause: &'static str) {
-    let _ =
-        h.updates.send(Arc::new(Update { cause, version: room.version(), actions: Vec::new(), events: Vec::new() }));
+    let _ = h.updates.send(Update::new(cause, room.version(), Vec::new(), Vec::new()));
 }
 
 async fn record(State(s): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
@@ -579,12 +583,23 @@ async fn view_at(
     Query(q): Query<AtQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let h = s.handle(&id).await?;
-    let room = h.room.lock().await;
-    if q.at > room.version() {
-        return Err(ApiError::BadRequest(format!("at {}: the game has {} actions", q.at, room.version())));
-    }
-    let past = room.at(q.at).map_err(ApiError::Unavailable)?;
-    Ok(Json(past.view(None)))
+    // What is needed is copied under the game's lock; the replay runs outside it, so readers never hold players up.
+    let (setup, seats, actions, created_at) = {
+        let room = h.room.lock().await;
+        if q.at > room.version() {
+            return Err(ApiError::BadRequest(format!("at {}: the game has {} actions", q.at, room.version())));
+        }
+        let actions: Vec<String> = room.actions().take(q.at).map(String::from).collect();
+        (room.setup.clone(), room.seats.clone(), actions, room.created_at)
+    };
+    let id = h.id.clone();
+    let view = tokio::task::spawn_blocking(move || {
+        Room::restore(id, created_at, setup, seats, &actions, q.at).map(|past| past.view(None))
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("a replay failed: {e}")))?
+    .map_err(ApiError::Unavailable)?;
+    Ok(Json(view))
 }
 
 #[derive(Debug, Deserialize)]
@@ -640,6 +655,7 @@ async fn hint(
     Ok(Json(json!({
         "bot": spec.to_string(),
         "action": game.action_text(thought.action),
+        "fields": carcassonne::report::action_view(&game, thought.action),
         "candidates": candidates,
         "iterations": thought.iterations,
         "seconds": thought.elapsed.as_secs_f64(),

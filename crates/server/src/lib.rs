@@ -28,6 +28,7 @@ mod bots;
 mod error;
 mod guard;
 mod limits;
+mod listen;
 mod room;
 mod store;
 mod token;
@@ -46,6 +47,7 @@ use tokio::sync::{Mutex, broadcast};
 use crate::bots::{BotPool, Lane, ThinkError};
 use crate::error::ApiError;
 pub use crate::limits::Limits;
+pub use crate::listen::{serve, serve_until};
 use crate::room::{Change, Room, Saved, Seat};
 pub use crate::store::{Store, StoreError};
 use crate::store::{StoredGame, StoredSeat};
@@ -61,6 +63,15 @@ pub(crate) struct Update {
     pub actions: Vec<String>,
     /// Their events, as everyone may see them.
     pub events: Vec<Value>,
+    /// The message every spectator socket is sent for it, worked out by the first that needs it.
+    pub spectators: tokio::sync::OnceCell<axum::extract::ws::Utf8Bytes>,
+}
+
+impl Update {
+    /// An update of `cause` at `version`, adding `actions` with their `events`.
+    pub(crate) fn new(cause: &'static str, version: usize, actions: Vec<String>, events: Vec<Value>) -> Arc<Update> {
+        Arc::new(Update { cause, version, actions, events, spectators: tokio::sync::OnceCell::new() })
+    }
 }
 
 /// A seat's bot, shared between the game and the thread thinking for it.
@@ -76,6 +87,17 @@ pub(crate) struct Handle {
     thinking: AtomicBool,
     /// A hint is being worked out (one at a time per game, so hints cannot crowd the bots out).
     pub hinting: AtomicBool,
+    /// Its WebSockets open.
+    pub sockets: std::sync::atomic::AtomicUsize,
+    /// When it was last asked for (Unix seconds).
+    touched: std::sync::atomic::AtomicI64,
+}
+
+impl Handle {
+    /// Note that the game was asked for now.
+    fn touch(&self) {
+        self.touched.store(store::now(), Ordering::Relaxed);
+    }
 }
 
 impl std::fmt::Debug for Handle {
@@ -97,6 +119,8 @@ pub(crate) struct AppState {
     pub hint_rate: KeyedLimiter<(String, u8)>,
     /// Games created and seats taken, per address.
     pub create_rate: KeyedLimiter<std::net::IpAddr>,
+    /// WebSockets open, per address.
+    pub sockets_by_address: StdMutex<HashMap<std::net::IpAddr, usize>>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -139,9 +163,11 @@ impl Server {
             bots,
             hint_rate: governor::RateLimiter::keyed(per_minute(limits.hints_per_minute)),
             create_rate: governor::RateLimiter::keyed(per_minute(limits.creates_per_minute)),
+            sockets_by_address: StdMutex::new(HashMap::new()),
             limits,
         });
-        let ids = state.store.running().await?;
+        // The running games with a bot at the table, so their bots play on; the others load when asked for.
+        let ids = state.store.running_with_bots().await?;
         let mut restored = 0;
         for id in &ids {
             match state.load(id).await {
@@ -215,34 +241,21 @@ impl Server {
         api::router(Arc::clone(&self.state))
     }
 
+    /// What the server does every minute by itself: mark the games nobody has changed for `abandon_after` as
+    /// abandoned, and let go of the games in memory nobody needs. Returns how many games were abandoned.
+    pub async fn sweep(&self) -> usize {
+        self.state.sweep_once().await
+    }
+
+    /// The limits it runs within.
+    pub fn limits(&self) -> &Limits {
+        &self.state.limits
+    }
+
     /// How many games are in memory.
     pub fn games_loaded(&self) -> usize {
         self.state.games.read().map(|g| g.len()).unwrap_or(0)
     }
-}
-
-/// Serve `server` on `listener` until Ctrl-C (or SIGTERM).
-///
-/// # Errors
-/// When the listener fails.
-pub async fn serve(listener: tokio::net::TcpListener, server: Server) -> std::io::Result<()> {
-    axum::serve(listener, server.router()).with_graceful_shutdown(shutdown()).await
-}
-
-async fn shutdown() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            s.recv().await;
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! { () = ctrl_c => {}, () = term => {} }
-    tracing::info!("shutting down");
 }
 
 fn random_u64() -> u64 {
@@ -253,13 +266,23 @@ impl AppState {
     /// A game by id: in memory, or loaded from the database. `Ok(None)` if there is none.
     async fn load(self: &Arc<Self>, id: &str) -> Result<Option<Arc<Handle>>, ApiError> {
         if let Some(h) = self.games.read().ok().and_then(|g| g.get(id).cloned()) {
+            h.touch();
             return Ok(Some(h));
         }
         let Some(stored) = self.store.load(id).await? else { return Ok(None) };
-        let room = room_of(stored).map_err(|e| ApiError::Unavailable(format!("game {id} does not replay: {e}")))?;
+        let room = room_of(stored).map_err(|e| {
+            tracing::error!(game = %id, error = %e, "a stored game does not replay");
+            ApiError::Unavailable(format!("game {id} cannot be played: it does not replay"))
+        })?;
         let h = Arc::new(handle_of(room));
-        let mut games = self.games.write().map_err(|_| ApiError::Unavailable("the game table is poisoned".into()))?;
-        Ok(Some(Arc::clone(games.entry(id.to_string()).or_insert(h))))
+        let h = {
+            let mut games =
+                self.games.write().map_err(|_| ApiError::Unavailable("the game table is poisoned".into()))?;
+            Arc::clone(games.entry(id.to_string()).or_insert(h))
+        };
+        // Its bots may be due to move (the server stopped while one was thinking).
+        self.kick(Arc::clone(&h));
+        Ok(Some(h))
     }
 
     /// A game by id, or 404.
@@ -337,25 +360,61 @@ impl AppState {
         }
         self.store.notify(&room.id).await;
         let events = if change.took_back { Vec::new() } else { room.events_since(change.from) };
-        let _ = h.updates.send(Arc::new(Update { cause, version: room.version(), actions: change.added, events }));
+        let _ = h.updates.send(Update::new(cause, room.version(), change.added, events));
         if room.status() == "finished" && cause == "action" {
             tracing::info!(game = %room.id, scores = ?room.game().scores(), "game over");
         }
         Ok(())
     }
 
-    /// Every minute, forget the finished games nobody is watching (they are loaded again from the database when
-    /// asked for), so memory holds the running games and the watched ones.
+    /// Every minute: mark the games nobody has changed for `--abandon-after` as abandoned, and forget the games
+    /// nobody is watching that are finished, abandoned, or untouched for ten minutes while no bot is due to move
+    /// (they are loaded again from the database when asked for). Memory holds the games in play.
     async fn sweep(self: Arc<Self>) {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
         loop {
             every.tick().await;
+            self.sweep_once().await;
+        }
+    }
+
+    /// One round of [`AppState::sweep`].
+    async fn sweep_once(&self) -> usize {
+        {
             self.hint_rate.retain_recent();
             self.create_rate.retain_recent();
-            let Ok(mut games) = self.games.write() else { return };
+            let abandoned = match self.limits.abandon_after {
+                Some(after) => match self.store.abandon(store::now() - after.as_secs() as i64).await {
+                    Ok(ids) => ids,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not look for abandoned games");
+                        Vec::new()
+                    }
+                },
+                None => Vec::new(),
+            };
+            if !abandoned.is_empty() {
+                tracing::info!(games = abandoned.len(), "games abandoned");
+            }
+            let now = store::now();
+            let Ok(mut games) = self.games.write() else { return abandoned.len() };
+            for id in &abandoned {
+                if let Some(h) = games.get(id)
+                    && let Ok(mut room) = h.room.try_lock()
+                {
+                    room.abandoned = true;
+                }
+            }
             games.retain(|_, h| {
-                h.updates.receiver_count() > 0 || h.room.try_lock().map_or(true, |r| r.status() != "finished")
+                let idle = now - h.touched.load(Ordering::Relaxed) > 600;
+                h.updates.receiver_count() > 0
+                    || h.thinking.load(Ordering::Acquire)
+                    || h.room.try_lock().map_or(true, |r| {
+                        r.status() == "running"
+                            && !(idle && r.to_decide().is_none_or(|p| r.seats[p.index()].bot.is_none()))
+                    })
             });
+            abandoned.len()
         }
     }
 
@@ -387,9 +446,7 @@ impl AppState {
             match fresh {
                 Ok(fresh) => {
                     *room = fresh;
-                    let update =
-                        Update { cause: "sync", version: room.version(), actions: Vec::new(), events: Vec::new() };
-                    let _ = h.updates.send(Arc::new(update));
+                    let _ = h.updates.send(Update::new("sync", room.version(), Vec::new(), Vec::new()));
                     drop(room);
                     self.kick(h);
                 }
@@ -499,6 +556,8 @@ fn handle_of(room: Room) -> Handle {
         bots,
         thinking: AtomicBool::new(false),
         hinting: AtomicBool::new(false),
+        sockets: std::sync::atomic::AtomicUsize::new(0),
+        touched: std::sync::atomic::AtomicI64::new(store::now()),
     }
 }
 
@@ -564,5 +623,7 @@ fn room_of(g: StoredGame) -> Result<Room, String> {
             Ok(Seat { name: s.name, bot, open: s.open, token_hash: s.token_hash, auto_confirm: s.auto_confirm, colour })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Room::restore(g.id, g.created_at, setup, seats, &g.actions, g.confirmed.max(0) as usize)
+    let mut room = Room::restore(g.id, g.created_at, setup, seats, &g.actions, g.confirmed.max(0) as usize)?;
+    room.abandoned = g.status == "abandoned";
+    Ok(room)
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use carcassonne_ai::{BotSpec, Level};
 
 /// The limits, each an option of `carc serve`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Workers thinking for the seats' bots. With two or more, one of them serves only games where a person sits.
     pub bot_threads: usize,
@@ -27,6 +27,19 @@ pub struct Limits {
     pub max_custom_kinds: usize,
     /// The most tiles (copies of every kind added) a game's own tiles may add.
     pub max_custom_tiles: u32,
+    /// WebSockets one game may have open (its seats' and its spectators').
+    pub sockets_per_game: usize,
+    /// WebSockets one address may have open.
+    pub sockets_per_address: usize,
+    /// Connections open at once, in all; past that a new connection is closed at once.
+    pub max_connections: usize,
+    /// Connections one address may have open at once.
+    pub connections_per_address: usize,
+    /// How long a client has to send a request's headers, which is also how long a kept-alive connection may wait
+    /// idle for its next request.
+    pub header_timeout: Duration,
+    /// How long a request may take, its body included (408 past that).
+    pub request_timeout: Duration,
     /// Take the client's address from the last `X-Forwarded-For` entry (only behind a proxy that sets it).
     pub trust_proxy: bool,
     /// A running game nobody has changed for this long is abandoned: it is finished as it stands (`None`: never).
@@ -45,6 +58,12 @@ impl Default for Limits {
             max_bot_threads: 2,
             max_custom_kinds: 64,
             max_custom_tiles: 200,
+            sockets_per_game: 1_000,
+            sockets_per_address: 64,
+            max_connections: 1_024,
+            connections_per_address: 128,
+            header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
             trust_proxy: false,
             abandon_after: Some(Duration::from_secs(30 * 24 * 3600)),
         }

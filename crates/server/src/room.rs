@@ -128,14 +128,25 @@ pub(crate) struct Room {
     snapshot: (usize, Game),
     /// The version the last turn was confirmed at.
     confirmed: usize,
+    /// Nobody changed it for too long (`--abandon-after`): it is over as it stands.
+    pub abandoned: bool,
 }
 
 impl Room {
     /// A new game. The draws that start it are made at once.
     pub(crate) fn new(id: String, created_at: i64, setup: Setup, seats: Vec<Seat>) -> Result<Room, SetupError> {
         let game = Game::new(&setup)?;
-        let mut room =
-            Room { id, created_at, setup, seats, entries: Vec::new(), snapshot: (0, game.clone()), game, confirmed: 0 };
+        let mut room = Room {
+            id,
+            created_at,
+            setup,
+            seats,
+            entries: Vec::new(),
+            snapshot: (0, game.clone()),
+            game,
+            confirmed: 0,
+            abandoned: false,
+        };
         room.settle();
         Ok(room)
     }
@@ -150,8 +161,17 @@ impl Room {
         confirmed: usize,
     ) -> Result<Room, String> {
         let game = Game::new(&setup).map_err(|e| format!("setup: {e}"))?;
-        let mut room =
-            Room { id, created_at, setup, seats, entries: Vec::new(), snapshot: (0, game.clone()), game, confirmed: 0 };
+        let mut room = Room {
+            id,
+            created_at,
+            setup,
+            seats,
+            entries: Vec::new(),
+            snapshot: (0, game.clone()),
+            game,
+            confirmed: 0,
+            abandoned: false,
+        };
         for (i, text) in actions.iter().enumerate() {
             let a = room.game.parse_action(text).map_err(|e| format!("action {} `{text}`: {}", i + 1, e.reason))?;
             let actor = room.game.decision().actor;
@@ -180,12 +200,6 @@ impl Room {
         Ok(room)
     }
 
-    /// The room as it was after its first `n` actions (a replay's position).
-    pub(crate) fn at(&self, n: usize) -> Result<Room, String> {
-        let actions: Vec<String> = self.entries[..n.min(self.entries.len())].iter().map(|e| e.text.clone()).collect();
-        Room::restore(self.id.clone(), self.created_at, self.setup.clone(), self.seats.clone(), &actions, n)
-    }
-
     /// The number of actions so far.
     pub(crate) fn version(&self) -> usize {
         self.entries.len()
@@ -208,7 +222,13 @@ impl Room {
 
     /// `running` or `finished`.
     pub(crate) fn status(&self) -> &'static str {
-        if self.game.is_over() { "finished" } else { "running" }
+        if self.game.is_over() {
+            "finished"
+        } else if self.abandoned {
+            "abandoned"
+        } else {
+            "running"
+        }
     }
 
     /// The seat that may take back the last action, if any.
@@ -238,7 +258,7 @@ impl Room {
 
     /// The seat to decide now, if it is a person's or a bot's decision that may be taken (not held).
     pub(crate) fn to_decide(&self) -> Option<Player> {
-        if self.awaiting().is_some() {
+        if self.awaiting().is_some() || self.abandoned {
             return None;
         }
         match self.game.decision().actor {
@@ -280,7 +300,7 @@ impl Room {
     /// `seat` takes `text`. On success the log has grown by the action and any draws that follow it.
     pub(crate) fn act(&mut self, seat: Player, text: &str) -> Result<Change, ActError> {
         let from = self.version();
-        if self.game.is_over() {
+        if self.game.is_over() || self.abandoned {
             return Err(ActError::GameOver);
         }
         if let Some(w) = self.awaiting() {
@@ -304,6 +324,9 @@ impl Room {
     /// `seat` takes back its last action.
     pub(crate) fn take_back(&mut self, seat: Player) -> Result<Change, ActError> {
         let from = self.version();
+        if self.abandoned {
+            return Err(ActError::GameOver);
+        }
         match self.take_back_seat() {
             Some(s) if s == seat => {}
             Some(s) => return Err(ActError::NotYours(format!("only {s} may take back now"))),
@@ -322,6 +345,9 @@ impl Room {
     /// `seat` confirms its turn: the draws that waited for it are made.
     pub(crate) fn confirm(&mut self, seat: Player) -> Result<Change, ActError> {
         let from = self.version();
+        if self.abandoned {
+            return Err(ActError::GameOver);
+        }
         match self.awaiting() {
             Some(s) if s == seat => {}
             Some(s) => return Err(ActError::NotYours(format!("{s} is to confirm"))),
@@ -446,6 +472,7 @@ impl Room {
         if awaiting.is_some() {
             // The turn is held: nobody decides until it is confirmed.
             game["legal"] = json!([]);
+            game["actions"] = json!([]);
         }
         let mut v = json!({
             "id": self.id,

@@ -159,6 +159,11 @@ where
     })
 }
 
+/// Now, in Unix seconds.
+pub(crate) fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
 fn conflict_or(e: sqlx::Error) -> StoreError {
     match &e {
         sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
@@ -237,14 +242,17 @@ impl Store {
     /// Store a new game with its seats and its first actions (the server's opening draws).
     pub(crate) async fn create(&self, g: &StoredGame) -> Result<(), StoreError> {
         with_tx!(self, |tx, _lock| {
-            sqlx::query("INSERT INTO games (id, created_at, setup, status, confirmed) VALUES ($1, $2, $3, $4, $5)")
-                .bind(&g.id)
-                .bind(g.created_at)
-                .bind(&g.setup)
-                .bind(&g.status)
-                .bind(g.confirmed)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO games (id, created_at, setup, status, confirmed, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $2)",
+            )
+            .bind(&g.id)
+            .bind(g.created_at)
+            .bind(&g.setup)
+            .bind(&g.status)
+            .bind(g.confirmed)
+            .execute(&mut *tx)
+            .await?;
             for (i, s) in g.seats.iter().enumerate() {
                 sqlx::query(
                     "INSERT INTO seats (game_id, seat, name, bot, open, token_hash, auto_confirm, colour) \
@@ -294,9 +302,10 @@ impl Store {
                     .await
                     .map_err(conflict_or)?;
             }
-            sqlx::query("UPDATE games SET status = $1, confirmed = $2 WHERE id = $3")
+            sqlx::query("UPDATE games SET status = $1, confirmed = $2, updated_at = $3 WHERE id = $4")
                 .bind(status)
                 .bind(confirmed as i64)
+                .bind(now())
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
@@ -314,6 +323,11 @@ impl Store {
                 .bind(keep as i64)
                 .execute(&mut *tx)
                 .await?;
+            sqlx::query("UPDATE games SET updated_at = $1 WHERE id = $2")
+                .bind(now())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
         });
         Ok(())
     }
@@ -323,8 +337,9 @@ impl Store {
     pub(crate) async fn set_confirmed(&self, id: &str, version: usize, confirmed: usize) -> Result<(), StoreError> {
         with_tx!(self, |tx, lock| {
             lock_log!(tx, lock, id, version);
-            sqlx::query("UPDATE games SET confirmed = $1 WHERE id = $2")
+            sqlx::query("UPDATE games SET confirmed = $1, updated_at = $2 WHERE id = $3")
                 .bind(confirmed as i64)
+                .bind(now())
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
@@ -399,45 +414,85 @@ impl Store {
         }
     }
 
-    /// The ids of the games still running.
-    pub(crate) async fn running(&self) -> Result<Vec<String>, StoreError> {
+    /// The ids of the running games that have a bot at the table, oldest first: the ones to restore at a start
+    /// (a game of people only is loaded when someone asks for it).
+    pub(crate) async fn running_with_bots(&self) -> Result<Vec<String>, StoreError> {
         Ok(on_pool!(self, |pool| {
-            sqlx::query("SELECT id FROM games WHERE status = 'running' ORDER BY created_at")
-                .fetch_all(pool)
-                .await?
-                .iter()
-                .map(|r| r.try_get::<String, _>(0))
-                .collect::<Result<Vec<_>, _>>()?
-        }))
-    }
-
-    async fn seats(&self, id: &str) -> Result<Vec<StoredSeat>, StoreError> {
-        Ok(on_pool!(self, |pool| {
-            sqlx::query(SEATS).bind(id).fetch_all(pool).await?.iter().map(seat_of_row).collect::<Result<Vec<_>, _>>()?
-        }))
-    }
-
-    /// The newest games (at most `limit`), optionally only those with `status`.
-    pub(crate) async fn lobby(&self, status: Option<&str>, limit: i64) -> Result<Vec<LobbyGame>, StoreError> {
-        let rows = on_pool!(self, |pool| {
             sqlx::query(
-                "SELECT id, created_at, status FROM games WHERE ($1 = '' OR status = $1) \
-                 ORDER BY created_at DESC, id LIMIT $2",
+                "SELECT id FROM games g WHERE status = 'running' \
+                 AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.bot IS NOT NULL) ORDER BY created_at",
             )
-            .bind(status.unwrap_or(""))
-            .bind(limit)
             .fetch_all(pool)
             .await?
             .iter()
-            .map(|r| -> Result<(String, i64, String), sqlx::Error> {
-                Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?))
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<Vec<_>, _>>()?
+        }))
+    }
+
+    /// Mark as abandoned every running game that has not changed since `before` (Unix seconds); their ids.
+    pub(crate) async fn abandon(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        Ok(on_pool!(self, |pool| {
+            sqlx::query(
+                "UPDATE games SET status = 'abandoned' WHERE status = 'running' AND updated_at < $1 RETURNING id",
+            )
+            .bind(before)
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<Vec<_>, _>>()?
+        }))
+    }
+
+    /// A page of the lobby, newest first: at most `limit` games after skipping `offset`, only those with `status`
+    /// (`open`: running with an open seat), each with its seats. One query.
+    pub(crate) async fn lobby(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<LobbyGame>, StoreError> {
+        let (status, open) = match status {
+            Some("open") => ("running", 1i64),
+            Some(s) => (s, 0),
+            None => ("", 0),
+        };
+        let rows = on_pool!(self, |pool| {
+            sqlx::query(
+                "SELECT g.id, g.created_at, g.status, s.name, s.bot, s.open, s.token_hash, s.auto_confirm, s.colour \
+                 FROM (SELECT id, created_at, status FROM games g \
+                       WHERE ($1 = '' OR status = $1) \
+                       AND ($2 = 0 OR EXISTS (SELECT 1 FROM seats o WHERE o.game_id = g.id AND o.open = 1)) \
+                       ORDER BY created_at DESC, id LIMIT $3 OFFSET $4) g \
+                 JOIN seats s ON s.game_id = g.id ORDER BY g.created_at DESC, g.id, s.seat",
+            )
+            .bind(status)
+            .bind(open)
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| -> Result<(String, i64, String, StoredSeat), sqlx::Error> {
+                let seat = StoredSeat {
+                    name: r.try_get(3)?,
+                    bot: r.try_get(4)?,
+                    open: r.try_get::<i64, _>(5)? != 0,
+                    token_hash: r.try_get(6)?,
+                    auto_confirm: r.try_get::<i64, _>(7)? != 0,
+                    colour: r.try_get(8)?,
+                };
+                Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, seat))
             })
             .collect::<Result<Vec<_>, _>>()?
         });
-        let mut out = Vec::with_capacity(rows.len());
-        for (id, created_at, status) in rows {
-            let seats = self.seats(&id).await?;
-            out.push(LobbyGame { id, created_at, status, seats });
+        let mut out: Vec<LobbyGame> = Vec::new();
+        for (id, created_at, status, seat) in rows {
+            match out.last_mut() {
+                Some(g) if g.id == id => g.seats.push(seat),
+                _ => out.push(LobbyGame { id, created_at, status, seats: vec![seat] }),
+            }
         }
         Ok(out)
     }

@@ -53,7 +53,8 @@ async fn changes_reach_every_socket_and_dropped_sockets_cost_nothing() {
     let ws_url = format!("ws://{addr}/api/games/{id}/ws");
 
     let (mut spectator, _) = tokio_tungstenite::connect_async(&ws_url).await.unwrap();
-    let (mut bo, _) = tokio_tungstenite::connect_async(format!("{ws_url}?token={t2}")).await.unwrap();
+    let (mut bo, answer) = tokio_tungstenite::connect_async(as_seat(&ws_url, &t2)).await.unwrap();
+    assert_eq!(answer.headers()["sec-websocket-protocol"], "carc.v1", "the server names the protocol it speaks");
     let hello = next_json(&mut spectator).await;
     assert_eq!(hello["type"], "view");
     assert_eq!(hello["view"]["seat"], Value::Null);
@@ -62,8 +63,12 @@ async fn changes_reach_every_socket_and_dropped_sockets_cost_nothing() {
     let version = hello["view"]["version"].as_u64().unwrap();
 
     // A wrong token is refused before the upgrade.
-    let refused = tokio_tungstenite::connect_async(format!("{ws_url}?token=nope")).await;
+    let refused = tokio_tungstenite::connect_async(as_seat(&ws_url, "nope")).await;
     assert!(refused.is_err());
+    // A token in the query string is not read (URLs end up in logs): that socket is a spectator's.
+    let (mut queried, _) = tokio_tungstenite::connect_async(format!("{ws_url}?token={t2}")).await.unwrap();
+    assert_eq!(next_json(&mut queried).await["view"]["seat"], Value::Null);
+    drop(queried);
 
     // Ana places her tile: both sockets hear of it, with the action and the view each may see.
     let legal = hello["view"]["game"]["legal"].clone();
@@ -115,6 +120,14 @@ async fn changes_reach_every_socket_and_dropped_sockets_cost_nothing() {
     assert_eq!(next_json(&mut bo).await["actions"], json!([place]));
     let (st, health) = axum_get(&app, "/health", "").await;
     assert_eq!(st, StatusCode::OK, "{health}");
+}
+
+/// A request for the socket as the seat holding `token`: the token offered as a subprotocol.
+fn as_seat(url: &str, token: &str) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut().insert("sec-websocket-protocol", format!("carc.v1, token.{token}").parse().unwrap());
+    req
 }
 
 async fn axum_get(app: &axum::Router, uri: &str, token: &str) -> (StatusCode, Value) {

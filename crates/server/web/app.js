@@ -171,30 +171,6 @@ function invites(created) {
     h("p", {}, h("button", { class: "primary", onclick: () => go(`/play/${created.id}`) }, `${t("playHere")} (${t("hotSeat")})`))));
 }
 
-// ---------------------------------------------------------------- reading the legal actions
-
-// One legal action, read into what the table needs to show it where it belongs.
-export function readAction(text) {
-  const w = text.split(" ");
-  const spaceOf = (s) => { const [sp, corner] = s.split("/"); return { space: sp, corner }; };
-  switch (w[0]) {
-    case "place": return { type: "place", tile: w[1], space: w[2], orient: w[3], text };
-    case "meeple": case "mayor": return { type: "deploy", figure: w[0], segment: w[1], text };
-    case "wagon": return w.length === 2 ? { type: "deploy", figure: "wagon", segment: w[1], text } : { type: "wagon-move", ...spaceOf(w[1]), segment: w[2], text };
-    case "barn": return { type: "barn", corner: w[1], text };
-    case "portal": return { type: "portal", figure: w[1], ...spaceOf(w[2]), segment: w[3], text };
-    case "fairy": return w.length === 2 ? { type: "fairy", space: w[1], text } : { type: "fairy", ...spaceOf(w[3]), segment: w[4], player: w[1], text };
-    case "princess": return { type: "princess", player: w[1], ...spaceOf(w[3]), segment: w[4], text };
-    case "dragon": return { type: "dragon", dir: w[1], text };
-    case "add": return { type: "crop-add", ...spaceOf(w[2]), segment: w[3], text };
-    case "remove": return { type: "crop-remove", player: w[1], ...spaceOf(w[3]), segment: w[4], text };
-    case "crop": return { type: "crop", text };
-    case "pick": return { type: "pick", tile: w[1], text };
-    case "pass": return { type: "pass", text };
-    default: return { type: "other", text };
-  }
-}
-
 // ---------------------------------------------------------------- the table
 
 // A crop-circle choice in words: `crop A`, `crop knight B`, `crop farmer` (the English reading names the role only).
@@ -245,13 +221,15 @@ class Table {
     this.keys = (e) => this.key(e);
   }
 
-  // The token to act with: an online seat's own, or in hot seat the one whose decision it is.
+  // The token to act with. One seat held: its own. Several (hot seat, or the creator holding every seat): the token
+  // of the seat to decide or to confirm, whichever view (a seat's or a spectator's) says who that is; otherwise the
+  // first seat held, so the page shows a seat's own view rather than a spectator's.
   token(view) {
     const mine = tokens(this.id);
-    const seats = Object.keys(mine);
+    const seats = Object.keys(mine).sort();
     if (seats.length <= 1) return mine[seats[0]];
-    const pending = view?.awaiting_confirmation || view?.game?.pending?.player || view?.game?.active;
-    return mine[pending] || null;
+    const pending = view?.awaiting_confirmation || view?.game?.pending?.actor || view?.game?.pending?.player;
+    return mine[pending] || mine[view?.seat] || mine[seats[0]];
   }
 
   async start() {
@@ -263,7 +241,7 @@ class Table {
     this.events = events.data.events;
     this.layout();
     this.board = new Board(this.boardEl, this.catalogue);
-    await this.refresh();
+    await this.refresh(first);
     this.connect();
     document.addEventListener("keydown", this.keys);
   }
@@ -295,9 +273,11 @@ class Table {
   }
 
   connect() {
+    // One seat held: the socket is that seat's (its token offered as a subprotocol, never in the URL). Several: a
+    // spectator's, and each update fetches the deciding seat's own view.
     const token = Object.keys(tokens(this.id)).length === 1 ? Object.values(tokens(this.id))[0] : null;
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${this.id}/ws${token ? `?token=${token}` : ""}`;
-    this.ws = new WebSocket(url);
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${this.id}/ws`;
+    this.ws = new WebSocket(url, token ? ["carc.v1", `token.${token}`] : ["carc.v1"]);
     this.ws.onmessage = async (m) => {
       const msg = JSON.parse(m.data);
       this.pushes = (this.pushes || 0) + 1;
@@ -314,14 +294,16 @@ class Table {
     this.ws.onclose = () => { if (!this.closed) setTimeout(() => { if (!this.closed) { this.refresh(); this.connect(); } }, 1500); };
   }
 
-  async refresh() {
-    const r = await get(`/api/games/${this.id}`, this.token(this.view));
+  // Show the game as the right seat sees it (`fetched`: an answer already at hand, so a load asks once or twice).
+  async refresh(fetched = null) {
+    let r = fetched || await get(`/api/games/${this.id}`, this.token(this.view));
     if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
-    // In hot seat, the seat to decide may have changed: ask again with its token.
+    // Holding several seats, the seat to decide may be another of them: ask again with its token.
+    const mine = tokens(this.id);
     const again = this.token(r.data);
-    if (Object.keys(tokens(this.id)).length > 1 && again && r.data.seat !== null && again !== tokens(this.id)[r.data.seat]) {
+    if (Object.keys(mine).length > 1 && again && again !== mine[r.data.seat]) {
       const r2 = await get(`/api/games/${this.id}`, again);
-      if (r2.ok) return this.show(r2.data);
+      if (r2.ok) r = r2;
     }
     this.show(r.data);
   }
@@ -377,7 +359,8 @@ class Table {
 
   renderPanel() {
     const v = this.view, g = v.game;
-    const legal = g.legal.map(readAction);
+    // Each legal action with its parts named by the server (type, tile, space, orient, figure, segment, …).
+    const legal = g.actions;
     const pending = g.pending;
     this.board.clearMarks();
     const parts = [];
@@ -426,6 +409,7 @@ class Table {
         h("div", { class: "action-list" }, legal.map((a) => h("button", { class: "small", onclick: () => this.act(a.text) }, a.text)))));
     }
     this.panelEl.replaceChildren(...parts);
+    this.panelEl.dataset.seat = v.seat || "";
   }
 
   // The controls for the decision asked: the tile to place and its spots, the figures' spots, the dragon's steps…
@@ -506,7 +490,7 @@ class Table {
   async hint() {
     const r = await get(`/api/games/${this.id}/hint`, this.token(this.view));
     if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
-    const a = readAction(r.data.action);
+    const a = r.data.fields;
     // Show it where it would happen: a placement as the selected one, anything else in words.
     if (a.type === "place") {
       this.sel = { ...this.sel, tile: a.tile, space: a.space, orient: a.orient };
@@ -516,7 +500,7 @@ class Table {
   }
 
   rotate(d) {
-    const places = this.view.game.legal.map(readAction).filter((a) => a.type === "place" && a.tile === this.sel.tile && a.space === this.sel.space);
+    const places = this.view.game.actions.filter((a) => a.type === "place" && a.tile === this.sel.tile && a.space === this.sel.space);
     if (!places.length) return;
     const os = places.map((a) => a.orient);
     const order = ["r0", "r90", "r180", "r270", "NE", "SE", "SW", "NW"];

@@ -172,6 +172,58 @@ if (process.env.PRINCESS_INVITE) {
   failures.push("princess: PRINCESS_INVITE is not set (crates/cli/tests/browser.rs imports the game)");
 }
 
+// 5. Hot seat: two people in one browser, from the new-game form to the end. The seat to decide gets its controls
+// at once, whichever seat that is and whatever other tokens the browser holds; nobody else ever moves.
+{
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  watch(page, "hot seat");
+  await page.goto(`${base}/new`, { waitUntil: "networkidle" });
+  await page.waitForSelector(".seat-row");
+  await page.locator(".seat-row").nth(1).getByLabel("Seat 2").selectOption("person");
+  await page.locator(".seat-row").nth(0).getByLabel("Name").fill("Ana");
+  await page.locator(".seat-row").nth(1).getByLabel("Name").fill("Bo");
+  await page.getByRole("button", { name: "Create the game" }).click();
+  await page.getByRole("button", { name: /Play here/ }).click();
+  await page.waitForSelector("svg.board");
+  // Ana's controls are there without anyone else doing anything (and without a reload).
+  let stalled = null;
+  try { await page.waitForSelector(".space-mark", { timeout: 3000 }); } catch { stalled = await page.locator(".decision").innerText(); }
+  if (stalled !== null) failures.push(`hot seat: the first seat has no controls: "${stalled}"`);
+  await page.screenshot({ path: `${out}/5-hot-seat-start.png` });
+  // Both seats play by clicks to the end; whenever the page shows no control for a while, that is the defect.
+  const used = new Set();
+  const t0 = Date.now();
+  let moves = 0;
+  let idleSince = Date.now();
+  let finished = false;
+  const seatsSeen = new Set();
+  while ((Date.now() - t0) / 1000 < 300) {
+    if (await page.locator("dialog.final[open]").count()) { finished = true; break; }
+    let moved = false;
+    try { moved = await move(page, used); } catch { moved = false; }
+    if (moved) {
+      moves++;
+      idleSince = Date.now();
+      const seat = await page.evaluate(() => document.querySelector(".decision")?.getAttribute("data-seat"));
+      if (seat) seatsSeen.add(seat);
+      if (moves === 30) await page.screenshot({ path: `${out}/5-hot-seat-middle.png` });
+      await page.waitForTimeout(40);
+      continue;
+    }
+    if (Date.now() - idleSince > 5000) {
+      failures.push(`hot seat: no control for 5 s after ${moves} moves: "${await page.locator(".decision").innerText()}"`);
+      await page.screenshot({ path: `${out}/5-hot-seat-stalled.png` });
+      break;
+    }
+    await page.waitForTimeout(80);
+  }
+  await page.screenshot({ path: `${out}/5-hot-seat-final.png` });
+  report.hot_seat = { moves, seconds: (Date.now() - t0) / 1000, finished, seats: [...seatsSeen].sort() };
+  if (!finished && !failures.some((f) => f.startsWith("hot seat"))) failures.push(`hot seat: not finished after ${moves} moves`);
+  if (seatsSeen.size && seatsSeen.size < 2) failures.push(`hot seat: only ${[...seatsSeen]} had controls`);
+  await page.close();
+}
+
 // 3. Two people, two browsers: each page shows its own triangles only.
 {
   const created = await api("/api/games", { seats: [{ name: "Ana" }, { name: "Bo" }], sets: ["base", "half"] });
