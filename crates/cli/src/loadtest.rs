@@ -226,22 +226,38 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
         bot_games.push(v["id"].as_str().unwrap_or_default().to_string());
     }
     let timings = Arc::new(Mutex::new(Timings::default()));
-    let attacking = Arc::new(AtomicBool::new(false));
+    let attacking = Arc::new(AtomicBool::new(args.attack));
+    let bots_done = Arc::new(AtomicBool::new(false));
     let mut people = Vec::new();
-    let mut person_games = Vec::new();
     for i in 0..args.people {
-        let body = json!({
-            "seats": [{ "name": format!("person {}", i + 1), "auto_confirm": true }, { "bot": args.opponent }],
-            "sets": args.sets,
-        });
-        let (status, v) = post_from(&agent, &format!("{base}/api/games"), None, &body, Some(&visitor(args.games + i)))?;
-        ensure!(status == 201, "creating a game: {status} {v}");
-        let id = v["id"].as_str().unwrap_or_default().to_string();
-        let token = v["seats"][0]["token"].as_str().unwrap_or_default().to_string();
-        person_games.push(id.clone());
-        let (base, t, a) = (base.clone(), Arc::clone(&timings), Arc::clone(&attacking));
-        people.push(std::thread::spawn(move || play_person(&base, &id, &token, i as u64, deadline, &a, &t)));
+        let (base, t, a, done) = (base.clone(), Arc::clone(&timings), Arc::clone(&attacking), Arc::clone(&bots_done));
+        let (opponent, sets, first) = (args.opponent.clone(), args.sets.clone(), args.games + i * 10_000);
+        // A person plays one game; under attack, game after game until the bot games are over, so that their
+        // actions fall both inside and outside the attack's windows.
+        let again = args.attack;
+        people.push(std::thread::spawn(move || -> Result<Vec<String>> {
+            let client = self::agent();
+            let mut games = Vec::new();
+            loop {
+                let body = json!({
+                    "seats": [{ "name": format!("person {}", i + 1), "auto_confirm": true }, { "bot": opponent }],
+                    "sets": sets,
+                });
+                let from = visitor(first + games.len());
+                let (status, v) = post_from(&client, &format!("{base}/api/games"), None, &body, Some(&from))?;
+                ensure!(status == 201, "creating a game: {status} {v}");
+                let id = v["id"].as_str().unwrap_or_default().to_string();
+                let token = v["seats"][0]["token"].as_str().unwrap_or_default().to_string();
+                play_person(&base, &id, &token, (i + 10 * games.len()) as u64, deadline, &a, &t)?;
+                games.push(id);
+                if !again || done.load(Ordering::Relaxed) {
+                    return Ok(games);
+                }
+            }
+        }));
     }
+    // The person's game the attackers watch: one of their own, against the person's opponent.
+    let mut person_games: Vec<String> = Vec::new();
 
     // The attackers, in windows: 4 s on, 4 s off, until the games are over.
     let stop = Arc::new(AtomicBool::new(false));
@@ -251,15 +267,16 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
         let body = json!({ "seats": [{ "name": "attacker" }, { "bot": "random" }] });
         let (status, own) = post_from(&agent, &format!("{base}/api/games"), None, &body, Some("203.0.113.7"))?;
         ensure!(status == 201, "creating the attacker's game: {status} {own}");
-        let long_game = bot_games.first().or(person_games.first()).cloned().unwrap_or_default();
+        let own_game = own["id"].as_str().unwrap_or_default().to_string();
+        let long_game = bot_games.first().cloned().unwrap_or_else(|| own_game.clone());
         let attack = crate::attack::Attack {
             server: addr,
-            own_game: own["id"].as_str().unwrap_or_default().to_string(),
+            own_game: own_game.clone(),
             own_token: own["seats"][0]["token"].as_str().unwrap_or_default().to_string(),
             long_actions: get(&agent, &format!("{base}/api/games/{long_game}"), None)?["version"].as_u64().unwrap_or(0)
                 as usize,
             long_game,
-            watched_game: person_games.first().cloned().unwrap_or_default(),
+            watched_game: own_game,
             active: Arc::clone(&attacking),
             stop: Arc::clone(&stop),
             tally: Arc::clone(&tally),
@@ -268,16 +285,21 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
         let (a, st) = (Arc::clone(&attacking), Arc::clone(&stop));
         attackers.push(std::thread::spawn(move || {
             while !st.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_secs(4));
+                for _ in 0..40 {
+                    if st.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
                 a.fetch_xor(true, Ordering::Relaxed);
             }
             a.store(false, Ordering::Relaxed);
         }));
     }
 
-    // Wait for every game to finish.
-    let ours: std::collections::HashSet<String> = bot_games.iter().chain(&person_games).cloned().collect();
-    let total = (args.games + args.people) as u64;
+    // Wait for the bot games to finish, then for the people.
+    let ours: std::collections::HashSet<String> = bot_games.iter().cloned().collect();
+    let total = args.games as u64;
     let bar = crate::progress::bar(total, "games", args.json || !std::io::stderr().is_terminal());
     loop {
         let mut done = 0u64;
@@ -302,9 +324,11 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     }
     let elapsed = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    bots_done.store(true, Ordering::Relaxed);
     for p in people {
-        p.join().map_err(|_| anyhow::anyhow!("a person's thread panicked"))??;
+        person_games.extend(p.join().map_err(|_| anyhow::anyhow!("a person's thread panicked"))??);
     }
+    let total = (bot_games.len() + person_games.len()) as u64;
     stop.store(true, Ordering::Relaxed);
     for a in attackers {
         a.join().map_err(|_| anyhow::anyhow!("an attacker's thread panicked"))?;
@@ -357,12 +381,12 @@ pub(crate) fn loadtest(args: &LoadArgs) -> Result<String> {
     let mut out = String::new();
     outln!(
         out,
-        "{} at once on one server over loopback ({store_kind}, {}): {} of {}, {} of a person against {}",
+        "{} on one server over loopback ({store_kind}, {}): {} of {} at once, {} of a person against {}",
         plural(total, "game"),
         count(threads as u64, "bot thread", "bot threads"),
         count(args.games as u64, "bot game", "bot games"),
         bots.join(" v "),
-        plural(args.people as u64, "game"),
+        plural(person_games.len() as u64, "game"),
         args.opponent
     );
     outln!(

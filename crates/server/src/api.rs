@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use crate::error::ApiError;
 use crate::guard::{Client, spend_creation};
 use crate::room::{ActError, Change, Room, Seat};
+use crate::views::{Created, CreatedSeat, LobbyLine, RoomView, SeatView};
 use crate::{AppState, Handle, Update, token};
 
 /// The largest request body accepted (a game with a player's own tile file fits easily).
@@ -295,19 +296,17 @@ async fn create(State(s): State<Arc<AppState>>, client: Client, bytes: Bytes) ->
     }
     let h = s.create(setup, seats).await?;
     let room = h.room.lock().await;
-    let seats: Vec<Value> = room
+    let seats = room
         .public_seats()
         .into_iter()
-        .zip(&tokens)
-        .map(|(mut v, t)| {
-            if let Some(t) = t {
-                v["token"] = json!(t);
-                v["invite"] = json!(format!("/play/{}#token={t}", room.id));
-            }
-            v
+        .zip(tokens)
+        .map(|(seat, token)| CreatedSeat {
+            seat,
+            invite: token.as_ref().map(|t| format!("/play/{}#token={t}", room.id)),
+            token,
         })
         .collect();
-    let out = json!({ "id": room.id, "seats": seats, "view": room.view(None) });
+    let out = Created { id: room.id.clone(), seats, view: room.view(None) };
     Ok((StatusCode::CREATED, Json(out)).into_response())
 }
 
@@ -341,26 +340,19 @@ async fn lobby(State(s): State<Arc<AppState>>, Query(q): Query<LobbyQuery>) -> R
         return Err(ApiError::BadRequest(format!("offset {offset}: skip 0 to 1000000 games")));
     }
     let games = s.store.lobby(status, limit, offset).await?;
-    let list: Vec<Value> = games
+    let list: Vec<LobbyLine> = games
         .into_iter()
-        .map(|g| {
-            let seats: Vec<Value> = g
+        .map(|g| LobbyLine {
+            open_seats: g.seats.iter().filter(|s| s.open).count(),
+            seats: g
                 .seats
                 .iter()
                 .enumerate()
-                .map(|(i, s)| {
-                    json!({
-                        "seat": Player(i as u8).to_string(),
-                        "name": s.name,
-                        "kind": if s.bot.is_some() { "bot" } else { "person" },
-                        "bot": s.bot,
-                        "open": s.open,
-                        "colour": s.colour,
-                    })
-                })
-                .collect();
-            let open = g.seats.iter().filter(|s| s.open).count();
-            json!({ "id": g.id, "created_at": g.created_at, "status": g.status, "open_seats": open, "seats": seats })
+                .map(|(i, s)| SeatView::new(i, &s.name, s.bot.clone(), s.open, s.colour.as_deref()))
+                .collect(),
+            id: g.id,
+            created_at: g.created_at,
+            status: g.status,
         })
         .collect();
     Ok(Json(json!({ "games": list })))
@@ -370,7 +362,7 @@ async fn view(
     State(s): State<Arc<AppState>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RoomView>, ApiError> {
     let h = s.handle(&id).await?;
     let room = h.room.lock().await;
     let seat = seat_of(&room, &headers)?;
@@ -426,7 +418,7 @@ async fn seat_change<R: Versioned>(
     bytes: &Bytes,
     cause: &'static str,
     op: impl FnOnce(&mut Room, Player, &R) -> Result<Change, ActError>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RoomView>, ApiError> {
     let h = s.handle(id).await?;
     let mut room = h.room.lock().await;
     let seat = required_seat(&room, headers)?;
@@ -444,7 +436,7 @@ async fn act(
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RoomView>, ApiError> {
     seat_change(&s, &id, &headers, &bytes, "action", |room, seat, req: &ActionRequest| room.act(seat, &req.action))
         .await
 }
@@ -454,7 +446,7 @@ async fn take_back(
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RoomView>, ApiError> {
     seat_change(&s, &id, &headers, &bytes, "take_back", |room, seat, _: &VersionRequest| room.take_back(seat)).await
 }
 
@@ -463,7 +455,7 @@ async fn confirm(
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RoomView>, ApiError> {
     seat_change(&s, &id, &headers, &bytes, "confirm", |room, seat, _: &VersionRequest| room.confirm(seat)).await
 }
 
@@ -478,7 +470,7 @@ async fn settings(
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RoomView>, ApiError> {
     let h = s.handle(&id).await?;
     let mut room = h.room.lock().await;
     let seat = required_seat(&room, &headers)?;
@@ -576,30 +568,43 @@ struct AtQuery {
     at: usize,
 }
 
-/// The table after the first `at` actions, as a spectator sees it: for the replay viewer.
+/// The table after the first `at` actions, as a spectator sees it: for the replay viewer. The replay runs outside
+/// the game's lock, one at a time on the whole server, and its answer is kept for the next readers of that position.
 async fn view_at(
     State(s): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<AtQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let h = s.handle(&id).await?;
+    let answer = |body: Bytes| ([(header::CONTENT_TYPE, "application/json")], body).into_response();
+    if let Some(body) = h.past_view(q.at) {
+        return Ok(answer(body));
+    }
+    let _replaying = s.replays.acquire().await.map_err(|_| ApiError::Unavailable("shutting down".into()))?;
+    // Another reader may have worked it out while this one waited.
+    if let Some(body) = h.past_view(q.at) {
+        return Ok(answer(body));
+    }
     // What is needed is copied under the game's lock; the replay runs outside it, so readers never hold players up.
-    let (setup, seats, actions, created_at) = {
+    let (setup, seats, actions, created_at, generation) = {
         let room = h.room.lock().await;
         if q.at > room.version() {
             return Err(ApiError::BadRequest(format!("at {}: the game has {} actions", q.at, room.version())));
         }
         let actions: Vec<String> = room.actions().take(q.at).map(String::from).collect();
-        (room.setup.clone(), room.seats.clone(), actions, room.created_at)
+        (room.setup.clone(), room.seats.clone(), actions, room.created_at, h.generation())
     };
     let id = h.id.clone();
-    let view = tokio::task::spawn_blocking(move || {
-        Room::restore(id, created_at, setup, seats, &actions, q.at).map(|past| past.view(None))
+    let body = tokio::task::spawn_blocking(move || {
+        Room::restore(id, created_at, setup, seats, &actions, q.at)
+            .map(|past| serde_json::to_string(&past.view(None)).unwrap_or_default())
     })
     .await
     .map_err(|e| ApiError::Internal(format!("a replay failed: {e}")))?
     .map_err(ApiError::Unavailable)?;
-    Ok(Json(view))
+    let body = Bytes::from(body);
+    h.keep_past_view(q.at, generation, body.clone());
+    Ok(answer(body))
 }
 
 #[derive(Debug, Deserialize)]

@@ -32,6 +32,7 @@ mod listen;
 mod room;
 mod store;
 mod token;
+mod views;
 mod web;
 mod ws;
 
@@ -91,9 +92,48 @@ pub(crate) struct Handle {
     pub sockets: std::sync::atomic::AtomicUsize,
     /// When it was last asked for (Unix seconds).
     touched: std::sync::atomic::AtomicI64,
+    /// Spectators' views of past positions (`view?at=N`), by number of actions.
+    past: StdMutex<Vec<(usize, axum::body::Bytes)>>,
+    /// How many times the log was rewritten since it was loaded.
+    rewrites: std::sync::atomic::AtomicU64,
 }
 
+/// How many past positions a game keeps the spectator's view of.
+const PAST_VIEWS: usize = 16;
+
 impl Handle {
+    /// The kept view of the position after `at` actions, as JSON.
+    pub(crate) fn past_view(&self, at: usize) -> Option<axum::body::Bytes> {
+        let past = self.past.lock().ok()?;
+        past.iter().find(|(n, _)| *n == at).map(|(_, b)| b.clone())
+    }
+
+    /// Keep the view of the position after `at` actions, worked out at `generation` (dropped if the log was rewritten
+    /// since).
+    pub(crate) fn keep_past_view(&self, at: usize, generation: u64, body: axum::body::Bytes) {
+        if let Ok(mut past) = self.past.lock()
+            && self.generation() == generation
+        {
+            if past.len() >= PAST_VIEWS {
+                past.remove(0);
+            }
+            past.push((at, body));
+        }
+    }
+
+    /// How many times the log was rewritten (a take-back, or a reload from the database).
+    pub(crate) fn generation(&self) -> u64 {
+        self.rewrites.load(Ordering::Acquire)
+    }
+
+    /// The log was rewritten: the kept past views may be wrong.
+    fn forget_past(&self) {
+        self.rewrites.fetch_add(1, Ordering::AcqRel);
+        if let Ok(mut past) = self.past.lock() {
+            past.clear();
+        }
+    }
+
     /// Note that the game was asked for now.
     fn touch(&self) {
         self.touched.store(store::now(), Ordering::Relaxed);
@@ -121,6 +161,10 @@ pub(crate) struct AppState {
     pub create_rate: KeyedLimiter<std::net::IpAddr>,
     /// WebSockets open, per address.
     pub sockets_by_address: StdMutex<HashMap<std::net::IpAddr, usize>>,
+    /// Writes of games of bots only that may wait for the database at once.
+    bot_writes: tokio::sync::Semaphore,
+    /// Replays of past positions (`view?at=N`) running at once.
+    pub replays: tokio::sync::Semaphore,
 }
 
 impl std::fmt::Debug for AppState {
@@ -164,6 +208,8 @@ impl Server {
             hint_rate: governor::RateLimiter::keyed(per_minute(limits.hints_per_minute)),
             create_rate: governor::RateLimiter::keyed(per_minute(limits.creates_per_minute)),
             sockets_by_address: StdMutex::new(HashMap::new()),
+            bot_writes: tokio::sync::Semaphore::new(2),
+            replays: tokio::sync::Semaphore::new(1),
             limits,
         });
         // The running games with a bot at the table, so their bots play on; the others load when asked for.
@@ -350,6 +396,7 @@ impl AppState {
                     && let Ok(fresh) = room_of(g)
                 {
                     *room = fresh;
+                    h.forget_past();
                 }
                 return Err(ApiError::Conflict {
                     message: "another action was stored first; fetch the game again".into(),
@@ -357,6 +404,9 @@ impl AppState {
                 });
             }
             return Err(ApiError::Store(e));
+        }
+        if change.took_back {
+            h.forget_past();
         }
         self.store.notify(&room.id).await;
         let events = if change.took_back { Vec::new() } else { room.events_since(change.from) };
@@ -446,6 +496,7 @@ impl AppState {
             match fresh {
                 Ok(fresh) => {
                     *room = fresh;
+                    h.forget_past();
                     let _ = h.updates.send(Update::new("sync", room.version(), Vec::new(), Vec::new()));
                     drop(room);
                     self.kick(h);
@@ -497,6 +548,12 @@ impl AppState {
                     tracing::error!(game = %h.id, error = %e, "a bot could not choose");
                     return;
                 }
+            };
+            // A game of bots only waits here for its turn to write, so that the writes of the games where a person
+            // sits never queue behind a hundred of them.
+            let _turn = match lane {
+                Lane::Bots => Some(self.bot_writes.acquire().await),
+                Lane::People => None,
             };
             let mut room = h.room.lock().await;
             if room.version() != version {
@@ -558,6 +615,8 @@ fn handle_of(room: Room) -> Handle {
         hinting: AtomicBool::new(false),
         sockets: std::sync::atomic::AtomicUsize::new(0),
         touched: std::sync::atomic::AtomicI64::new(store::now()),
+        past: StdMutex::new(Vec::new()),
+        rewrites: std::sync::atomic::AtomicU64::new(0),
     }
 }
 

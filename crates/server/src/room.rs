@@ -17,6 +17,8 @@ use carcassonne::{Action, Actor, Event, Game, Player, Setup, SetupError};
 use carcassonne_ai::BotSpec;
 use serde_json::{Value, json};
 
+use crate::views::{RoomView, SeatView};
+
 /// A seat at the table.
 #[derive(Clone, Debug)]
 pub(crate) struct Seat {
@@ -46,11 +48,6 @@ impl Seat {
     /// Whether the seat's turns are confirmed without waiting.
     fn confirms_at_once(&self) -> bool {
         self.bot.is_some() || self.auto_confirm
-    }
-
-    /// `person` or `bot`.
-    pub(crate) fn kind(&self) -> &'static str {
-        if self.bot.is_some() { "bot" } else { "person" }
     }
 }
 
@@ -448,25 +445,16 @@ impl Room {
     }
 
     /// The seats as everyone may see them.
-    pub(crate) fn public_seats(&self) -> Vec<Value> {
+    pub(crate) fn public_seats(&self) -> Vec<SeatView> {
         self.seats
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                json!({
-                    "seat": Player(i as u8).to_string(),
-                    "name": s.name,
-                    "kind": s.kind(),
-                    "bot": s.bot.as_ref().map(|b| b.to_string()),
-                    "open": s.open,
-                    "colour": s.colour,
-                })
-            })
+            .map(|(i, s)| SeatView::new(i, &s.name, s.bot.as_ref().map(|b| b.to_string()), s.open, Some(s.colour)))
             .collect()
     }
 
     /// What `seat` sees (`None`: a spectator).
-    pub(crate) fn view(&self, seat: Option<Player>) -> Value {
+    pub(crate) fn view(&self, seat: Option<Player>) -> RoomView {
         let mut game = game_view(&self.game, seat);
         let awaiting = self.awaiting();
         if awaiting.is_some() {
@@ -474,23 +462,20 @@ impl Room {
             game["legal"] = json!([]);
             game["actions"] = json!([]);
         }
-        let mut v = json!({
-            "id": self.id,
-            "version": self.version(),
-            "status": self.status(),
-            "seat": seat.map(|p| p.to_string()),
-            "seats": self.public_seats(),
-            "setup": self.public_setup(),
-            "created_at": self.created_at,
-            "awaiting_confirmation": awaiting.map(|p| p.to_string()),
-            "can_take_back": seat.is_some() && self.take_back_seat() == seat,
-            "can_confirm": seat.is_some() && awaiting == seat,
-            "game": game,
-        });
-        if let Some(p) = seat {
-            v["auto_confirm"] = json!(self.seats[p.index()].auto_confirm);
+        RoomView {
+            id: self.id.clone(),
+            version: self.version(),
+            status: self.status(),
+            seat: seat.map(|p| p.to_string()),
+            seats: self.public_seats(),
+            setup: self.public_setup(),
+            created_at: self.created_at,
+            awaiting_confirmation: awaiting.map(|p| p.to_string()),
+            can_take_back: seat.is_some() && self.take_back_seat() == seat,
+            can_confirm: seat.is_some() && awaiting == seat,
+            auto_confirm: seat.map(|p| self.seats[p.index()].auto_confirm),
+            game,
         }
-        v
     }
 
     /// The record: complete (seed included) once the game is over; while it runs, without what is hidden.

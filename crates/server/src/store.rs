@@ -71,6 +71,9 @@ pub(crate) struct LobbyGame {
 pub struct Store {
     db: Db,
     instance: String,
+    /// SQLite has one writer at a time: this server's writes queue here, in order, rather than in SQLite's busy
+    /// handler (which sleeps and retries, up to 100 ms at a time, under load).
+    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 #[derive(Clone, Debug)]
@@ -92,6 +95,7 @@ macro_rules! with_tx {
     ($store:expr, |$tx:ident, $lock:ident| $body:expr) => {
         match &$store.db {
             Db::Sqlite(pool) => {
+                let _writer = $store.writer.lock().await;
                 let mut $tx: Transaction<'_, Sqlite> = pool.begin_with("BEGIN IMMEDIATE").await?;
                 let $lock = "SELECT 1 FROM games WHERE id = $1";
                 let r = $body;
@@ -204,7 +208,7 @@ impl Store {
         let instance = crate::token::random_bytes::<6>()
             .map(|b| b.iter().map(|x| format!("{x:02x}")).collect())
             .unwrap_or_else(|_| format!("pid{}", std::process::id()));
-        Store { db, instance }
+        Store { db, instance, writer: std::sync::Arc::default() }
     }
 
     /// `sqlite` or `postgres`.

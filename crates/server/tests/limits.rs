@@ -237,3 +237,27 @@ async fn a_game_nobody_plays_is_abandoned_and_refuses_actions() {
     let (_, lobby) = get(&app, "/api/games?status=abandoned", None).await;
     assert_eq!(lobby["games"].as_array().unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn a_past_view_kept_for_readers_follows_a_take_back() {
+    let db = sqlite();
+    let app = Server::open(&db.url, 1).await.unwrap().router();
+    let (id, tokens) = create(&app, json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let (ana, url) = (tokens[0].as_deref(), format!("/api/games/{id}"));
+    let (_, v) = get(&app, &url, ana).await;
+    let version = v["version"].as_u64().unwrap();
+    let legal: Vec<String> =
+        v["game"]["legal"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().into()).collect();
+    let (first, other) = (&legal[0], legal.iter().find(|a| a.split(' ').nth(2) != legal[0].split(' ').nth(2)).unwrap());
+    post(&app, &format!("{url}/actions"), ana, json!({ "action": first, "version": version })).await;
+    let at = format!("{url}/view?at={}", version + 1);
+    let (_, seen) = get(&app, &at, None).await;
+    assert_eq!(get(&app, &at, None).await.1, seen, "the kept view is the same");
+    // Ana takes it back and places elsewhere: the position after that many actions is another one now.
+    post(&app, &format!("{url}/take-back"), ana, json!({ "version": version + 1 })).await;
+    let (st, _) = post(&app, &format!("{url}/actions"), ana, json!({ "action": other, "version": version })).await;
+    assert_eq!(st, StatusCode::OK);
+    let (_, now) = get(&app, &at, None).await;
+    assert_ne!(now["game"]["board"], seen["game"]["board"], "a view kept from before the take-back was served");
+    assert_eq!(now["game"]["board"], get(&app, &url, None).await.1["game"]["board"]);
+}
