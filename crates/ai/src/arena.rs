@@ -57,6 +57,9 @@ pub struct GameResult {
     pub thinking: Vec<Duration>,
     /// The longest single decision, by seat.
     pub longest: Vec<Duration>,
+    /// Where each seat's points came from and what it did with its followers (empty when not known: a game
+    /// resumed from a tally without its record).
+    pub breakdown: Vec<crate::breakdown::SeatBreakdown>,
     /// The game's record, when asked for.
     pub record: Option<Record>,
 }
@@ -86,8 +89,10 @@ pub fn play_game(setup: &Setup, bots: &mut [Box<dyn Bot>], keep_record: bool) ->
         forced: vec![0; n],
         thinking: vec![Duration::ZERO; n],
         longest: vec![Duration::ZERO; n],
+        breakdown: Vec::new(),
         record: None,
     };
+    let mut tally = crate::breakdown::Tally::new(n);
     let mut legal = Vec::new();
     while !game.is_over() {
         let a = match game.decision().actor {
@@ -116,6 +121,7 @@ pub fn play_game(setup: &Setup, bots: &mut [Box<dyn Bot>], keep_record: bool) ->
             rec.push(&game, a);
         }
         let actor = game.decision().actor;
+        tally.before(&game, a);
         if let Err(e) = game.apply(a) {
             let (bot, seat) = match actor {
                 Actor::Player(p) => (bots[p.index()].name(), p.index() + 1),
@@ -123,7 +129,10 @@ pub fn play_game(setup: &Setup, bots: &mut [Box<dyn Bot>], keep_record: bool) ->
             };
             return Err(ArenaError::Illegal { bot, seat, action: game.action_text(a), reason: e.reason.to_string() });
         }
+        tally.after(&game);
     }
+    tally.finish(&game);
+    r.breakdown = tally.seats;
     r.scores = game.scores().to_vec();
     r.record = record;
     Ok(r)
@@ -152,6 +161,10 @@ pub struct BotSummary {
     pub thinking: Duration,
     /// Its longest decision.
     pub longest: Duration,
+    /// Where its points came from and what it did with its followers, on average over `explained` seats.
+    pub breakdown: crate::breakdown::SeatBreakdown,
+    /// Seats whose breakdown is known.
+    pub explained: u64,
 }
 
 impl BotSummary {
@@ -211,6 +224,8 @@ pub fn summarise(specs: &[BotSpec], results: &[GameResult]) -> Summary {
             forced: 0,
             thinking: Duration::ZERO,
             longest: Duration::ZERO,
+            breakdown: Default::default(),
+            explained: 0,
         })
         .collect();
     let k = specs.len();
@@ -231,6 +246,10 @@ pub fn summarise(specs: &[BotSpec], results: &[GameResult]) -> Summary {
             bs.forced += r.forced[s];
             bs.thinking += r.thinking[s];
             bs.longest = bs.longest.max(r.longest[s]);
+            if let Some(b) = r.breakdown.get(s) {
+                bs.breakdown.add(b);
+                bs.explained += 1;
+            }
         }
         for s in 0..r.seats.len() {
             for t in 0..r.seats.len() {
@@ -252,6 +271,7 @@ pub fn summarise(specs: &[BotSpec], results: &[GameResult]) -> Summary {
             b.mean_margin /= b.seats as f64;
             b.win_interval = wilson(b.wins, b.seats as f64, Z95);
         }
+        b.breakdown = b.breakdown.scaled(b.explained as f64);
     }
     let mut pairings = Vec::new();
     for a in 0..k {

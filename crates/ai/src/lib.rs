@@ -35,6 +35,7 @@
 
 pub mod arena;
 mod bot;
+pub mod breakdown;
 pub mod eval;
 pub mod greedy;
 pub mod mcts;

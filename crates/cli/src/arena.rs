@@ -125,7 +125,15 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
                     let text = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
                     let saved: SavedResult =
                         serde_json::from_str(&text).with_context(|| format!("reading {}", p.display()))?;
-                    *slot = Some(saved.into_result());
+                    let mut r = saved.into_result();
+                    // The breakdown is worked out again from the game's record, when it is there.
+                    let record = dir.join(format!("game-{}.json", g + 1));
+                    if let Ok(text) = std::fs::read_to_string(&record)
+                        && let Ok(rec) = carcassonne::Record::from_json(&text)
+                    {
+                        r.breakdown = carcassonne_ai::breakdown::of_record(&rec).unwrap_or_default();
+                    }
+                    *slot = Some(r);
                 }
             }
         }
@@ -280,9 +288,57 @@ impl SavedResult {
             forced: self.forced,
             thinking: durations(self.thinking_seconds),
             longest: durations(self.longest_seconds),
+            breakdown: Vec::new(),
             record: None,
         }
     }
+}
+
+/// Where each bot's points came from, a game on average: by kind, scored during the game and at the end, and its
+/// followers placed by role and left idle.
+fn breakdown_text(out: &mut String, s: &carcassonne_ai::arena::Summary, w: usize) {
+    use carcassonne_ai::breakdown::{POINT_KINDS, ROLE_KINDS};
+    if s.bots.iter().all(|b| b.explained == 0) {
+        return;
+    }
+    outln!(
+        out,
+        "points a game, during the game + at the end (the rest of the line: followers placed, and idle at the end):"
+    );
+    let mut head = format!("{:<w$}", "bot");
+    for k in POINT_KINDS {
+        head.push_str(&format!("  {k:>15}"));
+    }
+    for k in ROLE_KINDS {
+        head.push_str(&format!("  {:>5}", &k[..k.len().min(5)]));
+    }
+    head.push_str("   idle");
+    outln!(out, "{head}");
+    for b in &s.bots {
+        let d = &b.breakdown;
+        let mut line = format!("{:<w$}", b.spec);
+        for i in 0..POINT_KINDS.len() {
+            line.push_str(&format!("  {:>15}", format!("{:.1} + {:.1}", d.during[i], d.at_end[i])));
+        }
+        for i in 0..ROLE_KINDS.len() {
+            line.push_str(&format!("  {:>5.1}", d.placed[i]));
+        }
+        line.push_str(&format!("  {:>5.1}", d.idle_at_end));
+        outln!(out, "{line}");
+    }
+}
+
+fn breakdown_json(b: &carcassonne_ai::arena::BotSummary) -> serde_json::Value {
+    use carcassonne_ai::breakdown::{POINT_KINDS, ROLE_KINDS};
+    let d = &b.breakdown;
+    let points: serde_json::Map<String, serde_json::Value> = POINT_KINDS
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.to_string(), json!({ "during": d.during[i], "at_end": d.at_end[i] })))
+        .collect();
+    let placed: serde_json::Map<String, serde_json::Value> =
+        ROLE_KINDS.iter().enumerate().map(|(i, k)| (k.to_string(), json!(d.placed[i]))).collect();
+    json!({ "seats": b.explained, "points": points, "followers_placed": placed, "idle_at_end": d.idle_at_end })
 }
 
 fn pct(x: f64) -> String {
@@ -383,6 +439,7 @@ impl Report<'_> {
             );
         }
         outln!(out, "(mean ms: a decision with more than one legal answer; decisions/s: all of the bot's decisions)");
+        breakdown_text(&mut out, s, w);
         for e in errors {
             outln!(out, "error: {e}");
         }
@@ -402,6 +459,7 @@ impl Report<'_> {
                     "thinking_seconds": b.thinking.as_secs_f64(), "decisions_per_second": b.decisions_per_second(),
                     "mean_decision_ms": b.mean_decision().as_secs_f64() * 1e3,
                     "longest_decision_ms": b.longest.as_secs_f64() * 1e3,
+                    "breakdown": breakdown_json(b),
                 })
             })
             .collect();
