@@ -184,8 +184,8 @@ mod tests {
             tally.finish(&g);
             for (p, seat) in tally.seats.iter().enumerate() {
                 assert_eq!(seat.total(), f64::from(g.scores()[p]), "seed {seed}, P{}: {seat:?}", p + 1);
-                for k in 0..6 {
-                    kinds_seen[k] |= seat.during[k] + seat.at_end[k] > 0.0;
+                for (k, seen) in kinds_seen.iter_mut().enumerate() {
+                    *seen |= seat.during[k] + seat.at_end[k] > 0.0;
                 }
             }
         }
