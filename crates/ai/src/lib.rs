@@ -37,6 +37,7 @@ pub mod arena;
 mod bot;
 pub mod breakdown;
 pub mod eval;
+pub mod gauntlet;
 pub mod greedy;
 pub mod mcts;
 pub mod random;

@@ -68,6 +68,63 @@ impl Level {
     }
 }
 
+/// A frozen reference: a level as it played at one version of the project, kept so that every change to the bots is
+/// measured head to head against it (the way fishtest measures Stockfish's). Its constants are written out here and
+/// never change; a change to the search's or the evaluation's code must keep a reference's play as it was, behind a
+/// setting whose value for the reference is the old behaviour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reference {
+    /// `hard` as it was on 2026-12-02: 80,000 iterations a decision on two threads, cut off at one second.
+    Hard1,
+}
+
+impl Reference {
+    /// Every reference.
+    pub const ALL: [Reference; 1] = [Reference::Hard1];
+
+    /// Its name, as a bot spec.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reference::Hard1 => "hard@1",
+        }
+    }
+
+    /// Its settings, frozen.
+    pub fn config(self) -> MctsConfig {
+        match self {
+            Reference::Hard1 => MctsConfig {
+                budget: Budget { iterations: Some(80_000), time: Some(Duration::from_millis(1_000)) },
+                threads: 2,
+                exploration: 0.25,
+                playout_turns: Some(4),
+                playout_deploy: 1.0,
+                playout_greedy: 0.0,
+                win_weight: 0.5,
+                margin_scale: 5.0,
+                widening: 2.0,
+                prior_weight: 0.3,
+                prior_temperature: 4.0,
+                prior_visits: 32,
+                reuse: true,
+                weights: Weights {
+                    city_close: 17.0,
+                    road_close: 17.0,
+                    extra_end: 0.55,
+                    growth: 0.6,
+                    fill: 16.0,
+                    follower: 2.0,
+                    followers_full: 3,
+                    follower_ramp: 6.0,
+                    triangle: 2.5,
+                    abbey: 3.0,
+                    barn: 2.0,
+                    best_opponent: 0.5,
+                },
+            },
+        }
+    }
+}
+
 /// Which player, with its settings: what `carc arena --bots`, the server and the bindings read.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BotSpec {
@@ -80,6 +137,11 @@ pub enum BotSpec {
     Level(Level, MctsConfig),
     /// An MCTS player with explicit settings.
     Mcts(MctsConfig),
+    /// A frozen reference (`hard@1`), possibly with settings changed (`hard@1:threads=1`).
+    Reference(Reference, MctsConfig),
+    /// A heuristic player of the gauntlet (`citybuilder`, `farmer`, `joiner`, `cautious`), independent of the
+    /// evaluation the others share.
+    Style(crate::gauntlet::Style),
 }
 
 /// Why a spec cannot be read.
@@ -118,14 +180,22 @@ impl BotSpec {
         match self {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Greedy(w) => Box::new(GreedyBot::with_weights(seed, *w)),
-            BotSpec::Level(_, c) | BotSpec::Mcts(c) => Box::new(MctsBot::new(*c, seed, self.to_string())),
+            BotSpec::Level(_, c) | BotSpec::Reference(_, c) | BotSpec::Mcts(c) => {
+                Box::new(MctsBot::new(*c, seed, self.to_string()))
+            }
+            BotSpec::Style(s) => Box::new(crate::gauntlet::StyleBot::new(*s, seed)),
         }
+    }
+
+    /// The gauntlet: one player of each style, for `carc arena --gauntlet`.
+    pub fn gauntlet() -> Vec<BotSpec> {
+        crate::gauntlet::Style::ALL.iter().map(|s| BotSpec::Style(*s)).collect()
     }
 
     /// The search settings, for MCTS players.
     pub fn mcts(&self) -> Option<&MctsConfig> {
         match self {
-            BotSpec::Level(_, c) | BotSpec::Mcts(c) => Some(c),
+            BotSpec::Level(_, c) | BotSpec::Reference(_, c) | BotSpec::Mcts(c) => Some(c),
             _ => None,
         }
     }
@@ -133,7 +203,7 @@ impl BotSpec {
     /// The same player with its search limited to `threads` threads (for running many games side by side).
     pub fn with_threads(&self, threads: usize) -> BotSpec {
         let mut s = self.clone();
-        if let BotSpec::Level(_, c) | BotSpec::Mcts(c) = &mut s {
+        if let BotSpec::Level(_, c) | BotSpec::Reference(_, c) | BotSpec::Mcts(c) = &mut s {
             c.threads = threads.max(1);
         }
         s
@@ -305,12 +375,21 @@ impl FromStr for BotSpec {
         let mut spec = match name.to_ascii_lowercase().as_str() {
             "random" => BotSpec::Random,
             "greedy" => BotSpec::Greedy(Weights::default()),
+            other if Reference::ALL.iter().any(|r| r.name() == other) => {
+                let r = Reference::ALL.into_iter().find(|r| r.name() == other).expect("found");
+                BotSpec::Reference(r, r.config())
+            }
+            other if crate::gauntlet::Style::ALL.iter().any(|s| s.name() == other) => {
+                let style = crate::gauntlet::Style::ALL.into_iter().find(|s| s.name() == other).expect("found");
+                BotSpec::Style(style)
+            }
             "mcts" => BotSpec::Mcts(MctsConfig::default()),
             other => match Level::ALL.iter().find(|l| l.name() == other) {
                 Some(&l) => BotSpec::Level(l, l.config()),
                 None => {
                     return Err(fail(format!(
-                        "unknown bot `{name}` (bots: random, greedy, mcts, and the levels easy, medium, hard)"
+                        "unknown bot `{name}` (bots: random, greedy, mcts, the levels easy, medium, hard, the \
+                         frozen reference hard@1, and the gauntlet citybuilder, farmer, joiner, cautious)"
                     )));
                 }
             },
@@ -320,7 +399,7 @@ impl FromStr for BotSpec {
                 let (k, v) = kv.split_once('=').ok_or_else(|| fail(format!("write `{kv}` as KEY=VALUE")))?;
                 let (k, v) = (k.trim(), v.trim());
                 match &mut spec {
-                    BotSpec::Random => return Err(fail(format!("`{name}` has no settings"))),
+                    BotSpec::Random | BotSpec::Style(_) => return Err(fail(format!("`{name}` has no settings"))),
                     BotSpec::Greedy(w) => match set_weight(w, k, v) {
                         Some(r) => r.map_err(fail)?,
                         None => {
@@ -330,10 +409,12 @@ impl FromStr for BotSpec {
                             )));
                         }
                     },
-                    BotSpec::Level(_, c) | BotSpec::Mcts(c) => match set_weight(&mut c.weights, k, v) {
-                        Some(r) => r.map_err(fail)?,
-                        None => set_key(c, k, v).map_err(fail)?,
-                    },
+                    BotSpec::Level(_, c) | BotSpec::Reference(_, c) | BotSpec::Mcts(c) => {
+                        match set_weight(&mut c.weights, k, v) {
+                            Some(r) => r.map_err(fail)?,
+                            None => set_key(c, k, v).map_err(fail)?,
+                        }
+                    }
                 }
             }
             if let Some(c) = spec.mcts()
@@ -352,11 +433,13 @@ impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (name, c, base) = match self {
             BotSpec::Random => return f.write_str("random"),
+            BotSpec::Style(s) => return f.write_str(s.name()),
             BotSpec::Greedy(w) => {
                 let parts = weight_settings(w);
                 return if parts.is_empty() { f.write_str("greedy") } else { write!(f, "greedy:{}", parts.join(",")) };
             }
             BotSpec::Level(l, c) => (l.name(), c, l.config()),
+            BotSpec::Reference(r, c) => (r.name(), c, r.config()),
             BotSpec::Mcts(c) => ("mcts", c, MctsConfig::default()),
         };
         let mut parts: Vec<String> = Vec::new();
@@ -413,6 +496,12 @@ mod tests {
             "mcts:iterations=2000",
             "hard:threads=1",
             "mcts:iterations=none,time=250ms,c=1.2,playout=end",
+            "citybuilder",
+            "hard@1",
+            "hard@1:threads=1",
+            "farmer",
+            "joiner",
+            "cautious",
         ] {
             let s: BotSpec = text.parse().unwrap();
             assert_eq!(s.to_string(), text, "{text}");
@@ -482,5 +571,12 @@ mod tests {
             }
         }
         assert!(read > 1000, "only {read} specs read: the test tried little");
+    }
+
+    #[test]
+    fn the_frozen_reference_is_todays_hard() {
+        // Written on the day it was frozen: hard@1 equals hard. When hard changes, this test is the one to update
+        // (hard@1 must not).
+        assert_eq!(Reference::Hard1.config(), Level::Hard.config());
     }
 }

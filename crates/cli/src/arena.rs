@@ -16,7 +16,7 @@ use carcassonne_ai::{Bot, BotSpec};
 use crate::SetupArgs;
 
 /// Options of `carc arena`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub(crate) struct ArenaArgs {
     /// The bots, comma-separated: random, greedy, easy, medium, hard, or mcts with settings
     /// (`mcts:iterations=2000,threads=1`; listed below). Seat s of game g gets bot (s + g) mod
@@ -42,9 +42,18 @@ pub(crate) struct ArenaArgs {
     /// play only the rest. A long arena that was stopped goes on where it left off.
     #[arg(long, requires = "records")]
     resume: bool,
+    /// Play this bot against every bot of the gauntlet (citybuilder, farmer, joiner, cautious: heuristic players
+    /// written apart from the others' evaluation), `--games` games each, and print one table. With --records, each
+    /// opponent's games go to a directory of their own inside DIR.
+    #[arg(long, value_name = "BOT", value_parser = parse_one_bot, conflicts_with = "bots")]
+    gauntlet: Option<BotSpec>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+}
+
+fn parse_one_bot(s: &str) -> Result<BotSpec, String> {
+    s.parse::<BotSpec>().map_err(|e| e.to_string())
 }
 
 /// The bots and their settings, shown after `carc arena --help` and `carc hint --help`.
@@ -97,7 +106,79 @@ fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
 }
 
 pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
-    let specs: Vec<BotSpec> = a.bots.iter().flatten().cloned().collect();
+    let Some(bot) = &a.gauntlet else {
+        let specs: Vec<BotSpec> = a.bots.iter().flatten().cloned().collect();
+        return arena_of(a, &specs, a.records.as_deref());
+    };
+    // The gauntlet: one arena per opponent, then one table.
+    let mut rows = Vec::new();
+    for opponent in BotSpec::gauntlet() {
+        let dir = a.records.as_ref().map(|d| d.join(opponent.to_string()));
+        let specs = [bot.clone(), opponent.clone()];
+        let text = arena_of(&ArenaArgs { json: true, ..a.clone() }, &specs, dir.as_deref())?;
+        let v: serde_json::Value = serde_json::from_str(&text)?;
+        rows.push((opponent.to_string(), v));
+    }
+    if a.json {
+        let list: Vec<serde_json::Value> = rows.iter().map(|(o, v)| json!({ "opponent": o, "arena": v })).collect();
+        return Ok(serde_json::to_string_pretty(&json!({ "bot": bot.to_string(), "gauntlet": list }))? + "\n");
+    }
+    let mut out = String::new();
+    let first = &rows[0].1;
+    outln!(
+        out,
+        "{bot} against the gauntlet: {} games each, {} players, sets {}",
+        first["games"],
+        first["players"],
+        first["sets"].as_array().map_or(String::new(), |s| s
+            .iter()
+            .filter_map(|x| x.as_str())
+            .collect::<Vec<_>>()
+            .join(","))
+    );
+    outln!(
+        out,
+        "{:<12}  {:>6}  {:>15}  {:>6}  {:>6}  {:>7}  {:>11}  {:>11}  {:>11}",
+        "opponent",
+        "win %",
+        "95% interval",
+        "score",
+        "theirs",
+        "margin",
+        "cities",
+        "fields",
+        "their cities"
+    );
+    for (o, v) in &rows {
+        let me = &v["bots"][0];
+        let them = &v["bots"][1];
+        let pts = |b: &serde_json::Value, k: &str| {
+            b["breakdown"]["points"][k]["during"].as_f64().unwrap_or(0.0)
+                + b["breakdown"]["points"][k]["at_end"].as_f64().unwrap_or(0.0)
+        };
+        let lo = me["win_rate_95"][0].as_f64().unwrap_or(0.0);
+        let hi = me["win_rate_95"][1].as_f64().unwrap_or(0.0);
+        outln!(
+            out,
+            "{:<12}  {:>6}  {:>15}  {:>6.1}  {:>6.1}  {:>+7.1}  {:>11.1}  {:>11.1}  {:>11.1}",
+            o,
+            pct(me["win_rate"].as_f64().unwrap_or(0.0)),
+            format!("{}–{}", pct(lo), pct(hi)),
+            me["mean_score"].as_f64().unwrap_or(0.0),
+            them["mean_score"].as_f64().unwrap_or(0.0),
+            me["mean_margin"].as_f64().unwrap_or(0.0),
+            pts(me, "city"),
+            pts(me, "field"),
+            pts(them, "city")
+        );
+    }
+    outln!(out, "(points a game; cities and fields: scored during the game and at the end together)");
+    Ok(out)
+}
+
+/// One arena of `specs`, its records (if any) in `records`.
+fn arena_of(a: &ArenaArgs, specs: &[BotSpec], records: Option<&std::path::Path>) -> Result<String> {
+    let specs: Vec<BotSpec> = specs.to_vec();
     anyhow::ensure!(!specs.is_empty(), "--bots: name at least one bot");
     anyhow::ensure!(a.games > 0, "--games must be at least 1");
     let k = specs.len() as u64;
@@ -105,7 +186,7 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     let base = a.setup.setup(a.seed)?;
     let players = base.players as usize;
     let mut done: Vec<Option<GameResult>> = vec![None; games as usize];
-    if let Some(dir) = &a.records {
+    if let Some(dir) = records {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let manifest =
             Manifest { bots: specs.iter().map(ToString::to_string).collect(), seed: a.seed, setup: base.clone() };
@@ -168,7 +249,7 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
                     .enumerate()
                     .map(|(s, &b)| specs[b].build(setup.seed.wrapping_mul(31).wrapping_add(s as u64 * 7 + g)))
                     .collect();
-                let out = match play_game(&setup, &mut bots, a.records.is_some()) {
+                let out = match play_game(&setup, &mut bots, records.is_some()) {
                     Ok(mut r) => {
                         r.seats = seats;
                         let mut t = tally.lock().expect("not poisoned");
@@ -180,7 +261,7 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
                             .collect();
                         bar.set_message(format!("wins so far: {}", msg.join(", ")));
                         drop(t);
-                        if let (Some(dir), Some(rec)) = (&a.records, &r.record) {
+                        if let (Some(dir), Some(rec)) = (records, &r.record) {
                             let path = dir.join(format!("game-{}.json", g + 1));
                             let tally_path = dir.join(format!("game-{}.result.json", g + 1));
                             // The tally is written after the record: a game counts as done only once both are saved.

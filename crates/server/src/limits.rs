@@ -80,7 +80,7 @@ pub(crate) fn hint_spec(text: &str) -> Result<BotSpec, String> {
         BotSpec::Random => text.trim() == "random",
         BotSpec::Greedy(_) => text.trim() == "greedy",
         BotSpec::Level(l, c) => *c == l.config(),
-        BotSpec::Mcts(_) => false,
+        BotSpec::Mcts(_) | BotSpec::Style(_) | BotSpec::Reference(..) => false,
     };
     if !fixed {
         let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
@@ -95,9 +95,12 @@ impl Limits {
     /// and no more threads than `max_bot_threads`.
     pub(crate) fn check_seat_bot(&self, spec: &BotSpec) -> Result<(), String> {
         let Some(c) = spec.mcts() else { return Ok(()) };
-        if let BotSpec::Level(l, c) = spec
-            && *c == l.config()
-        {
+        let fixed = match spec {
+            BotSpec::Level(l, c) => *c == l.config(),
+            BotSpec::Reference(r, c) => *c == r.config(),
+            _ => false,
+        };
+        if fixed {
             return Ok(());
         }
         if c.threads > self.max_bot_threads {
