@@ -239,6 +239,7 @@ class Table {
     const [tiles, events] = await Promise.all([get(`/api/games/${this.id}/tiles`), get(`/api/games/${this.id}/events`)]);
     this.catalogue = tiles.data.tiles;
     this.events = events.data.events;
+    this.eventsVersion = events.data.version;
     this.layout();
     this.board = new Board(this.boardEl, this.catalogue);
     await this.refresh(first);
@@ -282,13 +283,19 @@ class Table {
       const msg = JSON.parse(m.data);
       this.pushes = (this.pushes || 0) + 1;
       if (msg.type === "update") {
-        if (msg.cause === "take_back" || msg.cause === "sync") {
-          this.events = (await get(`/api/games/${this.id}/events`)).data.events;
-        } else {
-          this.events.push(...msg.events);
+        // The update's actions follow the events held: add theirs (those not yet held, the list may have been
+        // fetched since). After a take-back, or a gap (updates missed), fetch the list again.
+        const from = msg.version - (msg.actions || []).length;
+        if (msg.cause === "take_back" || msg.cause === "sync" || from > this.eventsVersion) {
+          await this.fetchEvents();
+        } else if (msg.version > this.eventsVersion) {
+          this.events.push(...msg.events.filter((e) => e.action > this.eventsVersion));
+          this.eventsVersion = msg.version;
         }
-        // In hot seat the socket is a spectator's: fetch the deciding seat's own view.
-        if (token) this.show(msg.view); else await this.refresh();
+        // In hot seat the socket is a spectator's: fetch the deciding seat's own view. An action's news older than
+        // the view shown (the answer to our own next action came first) is not shown.
+        if (!token) await this.refresh();
+        else if (!(msg.cause === "action" && this.view && msg.version < this.view.version)) this.show(msg.view);
       }
     };
     this.ws.onclose = () => { if (!this.closed) setTimeout(() => { if (!this.closed) { this.refresh(); this.connect(); } }, 1500); };
@@ -318,6 +325,9 @@ class Table {
   }
 
   show(view) {
+    // A finished game stays finished: a view from before its end is old news (a late message).
+    if (this.finishedView && view.status !== "finished") return;
+    if (view.status === "finished") this.finishedView ||= view;
     const changed = !this.view || this.view.version !== view.version || this.view.seat !== view.seat;
     this.view = view;
     if (changed) this.sel = { tile: null, space: null, orient: null, figure: this.sel.figure || "meeple" };
@@ -330,7 +340,7 @@ class Table {
     this.renderPanel();
     this.renderLog();
     this.renderLeft();
-    if (view.status === "finished") this.finalScreen(players);
+    if (view.status === "finished" && !this.finalShown) this.finalScreen();
   }
 
   renderScores(players) {
@@ -408,8 +418,16 @@ class Table {
       parts.push(h("details", { class: "all-actions" }, h("summary", {}, t("chooseAction")),
         h("div", { class: "action-list" }, legal.map((a) => h("button", { class: "small", onclick: () => this.act(a.text) }, a.text)))));
     }
+    if (v.status === "finished") {
+      // The final scores and the replay stay a click away once the dialog is closed.
+      parts.push(h("div", { class: "buttons final-buttons" },
+        h("button", { class: "primary", onclick: () => this.finalScreen() }, t("finalScores")),
+        h("button", { onclick: () => go(`/replay/${this.id}`) }, t("replay"))));
+    }
     this.panelEl.replaceChildren(...parts);
     this.panelEl.dataset.seat = v.seat || "";
+    // Every spot of the decision is on the board now: each gets its own place.
+    this.board.layoutSpots();
   }
 
   // The controls for the decision asked: the tile to place and its spots, the figures' spots, the dragon's steps…
@@ -535,13 +553,25 @@ class Table {
         at = this.board.segmentPoint(a.space, a.segment, a.corner);
       } else if (a.type === "fairy" && !a.segment) {
         at = this.board.centreOf(a.space);
+      } else if (a.player) {
+        // An action on a figure (the princess's, the fairy's, a crop circle's removal): where that figure is drawn.
+        at = this.board.figurePoint(a.space, a.segment, a.corner, a.player, a.figure);
+        if (at && a.type === "fairy") at = [at[0] + 12, at[1] - 12];
       } else {
         at = this.board.segmentPoint(a.space, a.segment, a.corner);
-        if (at && a.type === "fairy") at = [at[0] + 12, at[1] - 12];
       }
-      if (at) this.board.mark(at, a.text, () => this.act(a.text), a.type);
+      if (at) this.board.mark(at, a.text, () => this.act(a.text), a.type, this.spotTag(a));
     }
     return out;
+  }
+
+  // What a spot says it is: the barn's figure, or the letter of the feature its segment belongs to. A ring around a
+  // figure (the princess's, a removal) says it only when it had to move off the figure.
+  spotTag(a) {
+    if (a.type === "barn") return { tag: "barn" };
+    const feature = (a.segment || "").split("@")[0];
+    if (!["city", "road", "field", "monastery"].includes(feature)) return {};
+    return { tag: t(`letter_${feature}`), tagWhenMoved: a.type === "princess" || a.type === "crop-remove" };
   }
 
   key(e) {
@@ -599,9 +629,17 @@ class Table {
     this.leftEl.replaceChildren(...left.map((x) => h("span", { class: "left", title: x.tile }, tileIcon(this.board.tile(x.tile), "r0", 36), h("small", {}, `×${x.copies}`))));
   }
 
-  finalScreen(players) {
+  // The final scores: the finished view's scores, and where they came from by the game's complete list of events.
+  // The last action's events (its final scorings) may not have come with the socket yet, so the list is fetched
+  // again first. Shown once by itself; the panel's button opens it again.
+  async finalScreen() {
+    if (this.finalDialog) { if (!this.finalDialog.open) this.finalDialog.showModal(); return; }
     if (this.finalShown) return;
     this.finalShown = true;
+    await this.fetchEvents();
+    this.renderLog();
+    if (this.closed) return;
+    const players = this.players(this.finishedView);
     const sorted = [...players].sort((a, b) => b.score - a.score);
     const best = sorted[0].score;
     const winners = sorted.filter((p) => p.score === best).map((p) => p.name);
@@ -633,9 +671,18 @@ class Table {
       h("div", { class: "buttons" },
         h("button", { onclick: () => { dlg.close(); go(`/replay/${this.id}`); } }, t("replay")),
         h("button", { class: "primary", onclick: () => { dlg.close(); go("/"); } }, t("backToLobby")),
-        h("button", { onclick: () => dlg.close() }, "×")));
+        h("button", { "aria-label": t("close"), onclick: () => dlg.close() }, "×")));
+    this.finalDialog = dlg;
     document.body.append(dlg);
     dlg.showModal();
+  }
+
+  // The game's every event, and the version they go up to.
+  async fetchEvents() {
+    const r = await get(`/api/games/${this.id}/events`);
+    if (!r.ok) return;
+    this.events = r.data.events;
+    this.eventsVersion = r.data.version;
   }
 }
 

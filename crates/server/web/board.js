@@ -27,6 +27,76 @@ function rotatePoint(p, r) {
 // Top-left corner of a space in board units (y up on the board, down on the screen).
 const origin = ([x, y]) => [x * 100, -y * 100];
 
+const figureKey = (space, segment, corner, player, figure) => `${space}|${corner || ""}|${segment}|${player}|${figure}`;
+
+// Spots (the clickable marks of a decision): a spot's radius in board units by kind, the least radius it has on the
+// screen however far the board is zoomed out, and the room left between two spots' rings, in pixels.
+const SPOT_RADIUS = { dragon: 16, princess: 15, "crop-remove": 15 };
+const SPOT_MIN_PX = 11;
+const SPOT_GAP_PX = 5;
+
+// Move `points` apart so that no two are closer than `need(i, j)`, each as little as it can: a pair too close push
+// each other apart along the line between them (two at the same point: the first to the left, the second to the
+// right), pass after pass. Should that not settle, each crowd goes round a circle of its own, which always does.
+export function spread(points, need, passes = 80) {
+  const n = points.length;
+  const p = points.map(([x, y]) => [x, y]);
+  const clash = (q, i, j) => Math.hypot(q[j][0] - q[i][0], q[j][1] - q[i][1]) < need(i, j) - 1e-6;
+  for (let pass = 0; pass < passes; pass++) {
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        if (!clash(p, i, j)) continue;
+        let dx = p[j][0] - p[i][0], dy = p[j][1] - p[i][1], d = Math.hypot(dx, dy);
+        if (d < 1e-6) {
+          // The same point: a direction of their own (the golden angle apart for each further pair).
+          const a = (j - i - 1 + i * 3) * 2.399963;
+          dx = Math.cos(a); dy = Math.sin(a); d = 0;
+        } else { dx /= d; dy /= d; }
+        const push = (need(i, j) * 1.02 - d) / 2;
+        p[i][0] -= dx * push; p[i][1] -= dy * push;
+        p[j][0] += dx * push; p[j][1] += dy * push;
+        moved = true;
+      }
+    }
+    if (!moved) return p;
+  }
+  // Crowds: points still too close join one group; each group goes round a circle about its middle, its members in
+  // the order of their angles, the circle wide enough for the widest pair. Groups that then clash join, until none do.
+  const group = [...Array(n).keys()];
+  const find = (i) => (group[i] === i ? i : (group[i] = find(group[i])));
+  const q = p.map(([x, y]) => [x, y]);
+  for (let round = 0; round < n; round++) {
+    let joined = false;
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        if (find(i) !== find(j) && clash(q, i, j)) { group[find(j)] = find(i); joined = true; }
+      }
+    }
+    if (!joined) break;
+    const groups = new Map();
+    for (let i = 0; i < n; i++) {
+      if (!groups.has(find(i))) groups.set(find(i), []);
+      groups.get(find(i)).push(i);
+    }
+    for (const members of groups.values()) {
+      if (members.length < 2) continue;
+      const m = members.length;
+      const c = members.reduce((a, i) => [a[0] + p[i][0] / m, a[1] + p[i][1] / m], [0, 0]);
+      const angle = (i) => Math.atan2(p[i][1] - c[1], p[i][0] - c[0]);
+      members.sort((a, b) => angle(a) - angle(b) || a - b);
+      let widest = 0;
+      for (const a of members) for (const b of members) if (a < b) widest = Math.max(widest, need(a, b));
+      const radius = (widest * 1.02) / (2 * Math.sin(Math.PI / m));
+      members.forEach((i, k) => {
+        const a = Math.PI + (2 * Math.PI * k) / m;
+        q[i] = [c[0] + radius * Math.cos(a), c[1] + radius * Math.sin(a)];
+      });
+    }
+  }
+  return q;
+}
+
 export class Board {
   constructor(container, tiles) {
     this.tiles = new Map(tiles.map((t) => [t.id, t]));
@@ -34,7 +104,7 @@ export class Board {
     container.appendChild(this.svg);
     defs(this.svg);
     this.layers = {};
-    for (const name of ["grid", "tiles", "last", "figures", "marks", "ghost"]) {
+    for (const name of ["grid", "tiles", "last", "figures", "marks", "ghost", "spots"]) {
       this.layers[name] = el("g", { class: `layer-${name}` }, this.svg);
     }
     this.view = { x: -250, y: -250, w: 600, h: 600 };
@@ -48,6 +118,14 @@ export class Board {
     const { x, y, w, h } = this.view;
     this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
     this.scaleFigures();
+    this.layoutSpots();
+  }
+
+  // Screen pixels per board unit (0 while the board is not laid out).
+  pixelsPerUnit() {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height) return 0;
+    return Math.min(r.width / this.view.w, r.height / this.view.h);
   }
 
   // Zoomed far out, a meeple would shrink to a few pixels: its body grows (up to 2.4 times) so that it stays about
@@ -167,6 +245,12 @@ export class Board {
     return [ox + p[0], oy + p[1]];
   }
 
+  // Where the figure of `player` of kind `figure` on that segment is drawn (an action on a figure rings it there);
+  // else where the segment lies.
+  figurePoint(space, segment, corner, player, figure) {
+    return this.figures?.get(figureKey(space, segment, corner, player, figure)) || this.segmentPoint(space, segment, corner);
+  }
+
   // The board as the server sent it: tiles, the last tiles placed, figures.
   render(state, players) {
     this.state = state;
@@ -179,14 +263,18 @@ export class Board {
       const [ox, oy] = origin(parseSpace(b.space));
       el("rect", { x: ox + 2, y: oy + 2, width: 96, height: 96, class: "recent", fill: "none" }, this.layers.last);
     }
-    for (const m of state.meeples) {
-      const at = this.segmentPoint(m.space, m.segment, m.corner);
-      if (!at) continue;
+    // Figures on the same point (a monk and a farmer in the middle of a monastery's tile) stand side by side.
+    const standing = state.meeples.map((m) => ({ m, at: this.segmentPoint(m.space, m.segment, m.corner) })).filter((f) => f.at);
+    const places = spread(standing.map((f) => f.at), () => 20);
+    this.figures = new Map();
+    standing.forEach(({ m }, i) => {
+      const at = places[i];
+      this.figures.set(figureKey(m.space, m.segment, m.corner, m.player, m.kind === "normal" ? "meeple" : m.kind), at);
       const color = players[Number(m.player.slice(1)) - 1]?.color || PLAYER_COLORS[0];
       figure(this.layers.figures, m.kind === "normal" ? "meeple" : m.kind, color, at,
         { farmer: m.segment.startsWith("field") });
       if (m.fairy) this.fairyAt([at[0] + 14, at[1] - 8]);
-    }
+    });
     for (const b of state.barns || []) {
       const [ox, oy] = origin(parseSpace(b.space));
       const corner = { NE: [100, 0], SE: [100, 100], SW: [0, 100], NW: [0, 0] }[b.corner];
@@ -238,17 +326,58 @@ export class Board {
   clearMarks() {
     this.layers.marks.replaceChildren();
     this.layers.ghost.replaceChildren();
+    this.layers.spots.replaceChildren();
+    this.spotList = [];
   }
 
-  // A clickable mark at `at` (board units): a ring that pulses, with an optional label.
-  mark(at, label, onClick, kind = "spot") {
-    const g = el("g", { class: `mark mark-${kind}`, transform: `translate(${at[0]} ${at[1]})`, tabindex: 0, role: "button", "aria-label": label }, this.layers.marks);
-    el("circle", { r: kind === "space" ? 0 : 9, class: "ring" }, g);
+  // A clickable spot for `at` (board units): a ring that pulses. `tag` labels it: a letter (the feature's), or
+  // "barn" for the barn's figure; `tagWhenMoved`, only when it had to leave its point. Where it is drawn is up to
+  // layoutSpots, called once every spot of the decision is there.
+  mark(at, label, onClick, kind = "spot", { tag = null, tagWhenMoved = false } = {}) {
+    const g = el("g", { class: `mark mark-${kind}`, transform: `translate(${at[0]} ${at[1]})`, tabindex: 0, role: "button", "aria-label": label }, this.layers.spots);
+    const body = el("g", { class: "spot-body" }, g);
+    const radius = SPOT_RADIUS[kind] || 9;
+    el("circle", { r: radius, class: "ring" }, body);
+    let tagEl = null;
+    if (tag === "barn") {
+      tagEl = el("path", { d: "M-5 4 V-1.5 L0 -5.5 L5 -1.5 V4 Z", class: "spot-tag spot-icon" }, body);
+    } else if (tag) {
+      tagEl = el("text", { class: "spot-tag", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11 }, body);
+      tagEl.textContent = tag;
+    }
     el("title", {}, g).textContent = label;
     const fire = (e) => { e.stopPropagation(); if ((this.dragged || 0) <= 4) onClick(); };
     g.addEventListener("click", fire);
     g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onClick(); } });
+    (this.spotList ||= []).push({ g, body, at, radius, tagEl, tagWhenMoved });
     return g;
+  }
+
+  // Every spot of the decision its own place at the current zoom: each at least SPOT_MIN_PX in radius on the
+  // screen, and no two closer than their radii and SPOT_GAP_PX. Spots too close to each other move apart (see
+  // spread), each with a thin line back to the point it stands for.
+  layoutSpots() {
+    const list = this.spotList || [];
+    const leaders = this.layers.spots.querySelector(".leaders");
+    if (leaders) leaders.remove();
+    if (!list.length) return;
+    const ppu = this.pixelsPerUnit() || 1;
+    const k = Math.max(1, SPOT_MIN_PX / (9 * ppu));
+    const gap = SPOT_GAP_PX / ppu;
+    const places = spread(list.map((s) => s.at), (i, j) => (list[i].radius + list[j].radius) * k + gap);
+    const lines = el("g", { class: "leaders" });
+    this.layers.spots.prepend(lines);
+    list.forEach((s, i) => {
+      const [x, y] = places[i];
+      s.g.setAttribute("transform", `translate(${x.toFixed(2)} ${y.toFixed(2)})`);
+      if (k === 1) s.body.removeAttribute("transform"); else s.body.setAttribute("transform", `scale(${k.toFixed(3)})`);
+      const moved = Math.hypot(x - s.at[0], y - s.at[1]);
+      if (s.tagEl) s.tagEl.style.display = s.tagWhenMoved && moved < 1 ? "none" : "";
+      if (moved > s.radius * k) {
+        el("line", { x1: s.at[0], y1: s.at[1], x2: x, y2: y, class: "leader", "stroke-width": 1.5 * k }, lines);
+        el("circle", { cx: s.at[0], cy: s.at[1], r: 2.5 * k, class: "leader-end" }, lines);
+      }
+    });
   }
 
   // A space where the tile may go: a dashed square (or a triangle's half) that can be clicked.
