@@ -132,8 +132,15 @@ pub(crate) struct Room {
 impl Room {
     /// A new game. The draws that start it are made at once.
     pub(crate) fn new(id: String, created_at: i64, setup: Setup, seats: Vec<Seat>) -> Result<Room, SetupError> {
+        let mut room = Room::empty(id, created_at, setup, seats)?;
+        room.settle();
+        Ok(room)
+    }
+
+    /// A game with nothing played yet (not even the opening draws).
+    fn empty(id: String, created_at: i64, setup: Setup, seats: Vec<Seat>) -> Result<Room, SetupError> {
         let game = Game::new(&setup)?;
-        let mut room = Room {
+        Ok(Room {
             id,
             created_at,
             setup,
@@ -143,9 +150,7 @@ impl Room {
             game,
             confirmed: 0,
             abandoned: false,
-        };
-        room.settle();
-        Ok(room)
+        })
     }
 
     /// A stored game, replayed through its log. `confirmed` is the stored confirmation version.
@@ -157,18 +162,7 @@ impl Room {
         actions: &[String],
         confirmed: usize,
     ) -> Result<Room, String> {
-        let game = Game::new(&setup).map_err(|e| format!("setup: {e}"))?;
-        let mut room = Room {
-            id,
-            created_at,
-            setup,
-            seats,
-            entries: Vec::new(),
-            snapshot: (0, game.clone()),
-            game,
-            confirmed: 0,
-            abandoned: false,
-        };
+        let mut room = Room::empty(id, created_at, setup, seats).map_err(|e| format!("setup: {e}"))?;
         for (i, text) in actions.iter().enumerate() {
             let a = room.game.parse_action(text).map_err(|e| format!("action {} `{text}`: {}", i + 1, e.reason))?;
             let actor = room.game.decision().actor;
