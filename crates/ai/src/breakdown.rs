@@ -56,6 +56,19 @@ impl SeatBreakdown {
     }
 }
 
+/// The kind of feature `a` puts a follower on, if it does (a deployment on the tile just placed, through the
+/// portal, or by a crop circle).
+pub fn deployed_kind(game: &Game, a: Action) -> Option<SegmentKind> {
+    match a {
+        Action::Deploy { segment, .. } => game.placed_tile().map(|t| {
+            let pt = game.board().tile(t);
+            game.catalogue().def(pt.kind).segments[segment as usize].kind
+        }),
+        Action::Portal { segment, .. } | Action::CropAdd { segment, .. } => Some(game.board().kind(segment)),
+        _ => None,
+    }
+}
+
 fn role(kind: SegmentKind) -> Option<usize> {
     match kind {
         SegmentKind::City => Some(0),
@@ -83,15 +96,7 @@ impl Tally {
     /// `a` is about to be taken in `game`: count the follower it places, if any.
     pub fn before(&mut self, game: &Game, a: Action) {
         let carcassonne::Actor::Player(p) = game.decision().actor else { return };
-        let kind = match a {
-            Action::Deploy { segment, .. } => game.placed_tile().map(|t| {
-                let pt = game.board().tile(t);
-                game.catalogue().def(pt.kind).segments[segment as usize].kind
-            }),
-            Action::Portal { segment, .. } | Action::CropAdd { segment, .. } => Some(game.board().kind(segment)),
-            _ => None,
-        };
-        if let Some(i) = kind.and_then(role) {
+        if let Some(i) = deployed_kind(game, a).and_then(role) {
             self.seats[p.index()].placed[i] += 1.0;
         }
     }

@@ -122,21 +122,9 @@ impl StyleBot {
         StyleBot { style, knobs: style.knobs(), rng: ChaCha8Rng::seed_from_u64(seed), legal: Vec::new() }
     }
 
-    /// The kind of feature an action puts a follower on, if it does.
-    fn deploys_on(game: &Game, a: Action) -> Option<SegmentKind> {
-        match a {
-            Action::Deploy { segment, .. } => game.placed_tile().map(|t| {
-                let pt = game.board().tile(t);
-                game.catalogue().def(pt.kind).segments[segment as usize].kind
-            }),
-            Action::Portal { segment, .. } | Action::CropAdd { segment, .. } => Some(game.board().kind(segment)),
-            _ => None,
-        }
-    }
-
     /// Whether the style refuses `a` outright (a farmer for a style that never farms).
     fn refuses(&self, game: &Game, a: Action) -> bool {
-        !self.knobs.farms && Self::deploys_on(game, a) == Some(SegmentKind::Field)
+        !self.knobs.farms && crate::breakdown::deployed_kind(game, a) == Some(SegmentKind::Field)
     }
 
     /// The chance a road or city with `open` ends is completed with `turns` own turns left.
@@ -250,7 +238,9 @@ impl StyleBot {
         if self.knobs.min_chance <= 0.0 {
             return true;
         }
-        let Some(SegmentKind::Road | SegmentKind::City) = Self::deploys_on(before, a) else { return true };
+        let Some(SegmentKind::Road | SegmentKind::City) = crate::breakdown::deployed_kind(before, a) else {
+            return true;
+        };
         let segment = match a {
             Action::Deploy { segment, .. } => match before.placed_tile() {
                 Some(t) => SegmentId(before.board().tile(t).first_segment + segment as u16),
