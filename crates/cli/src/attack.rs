@@ -78,15 +78,17 @@ fn request(host: u8, server: SocketAddr, method: &str, path: &str, headers: &str
     String::from_utf8_lossy(&answer).split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0)
 }
 
-/// Whether the server closed `s` within `wait` (a read gives end of file or fails).
+/// Whether the server closed `s` within `wait` (a read gives end of file or fails other than by timing out).
 fn closed(s: &mut TcpStream, wait: Duration) -> bool {
     let _ = s.set_read_timeout(Some(wait));
     let mut b = [0u8; 16];
-    matches!(s.read(&mut b), Ok(0) | Err(_))
-        && !matches!(s.read(&mut b), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut)
+    match s.read(&mut b) {
+        Ok(n) => n == 0,
+        Err(e) => !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut),
+    }
 }
 
-/// The attackers: run `on` for the windows `active` says, until `stop`.
+/// The attackers: they abuse the server while `active` says a window is open, until `stop`.
 pub(crate) struct Attack {
     pub server: SocketAddr,
     /// A game of the attacker's own (a person against a bot) and its seat's token, for hints.
