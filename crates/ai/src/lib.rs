@@ -43,6 +43,7 @@ pub mod mcts;
 pub mod random;
 pub mod spec;
 pub mod stats;
+pub mod tune;
 
 pub use bot::{Bot, BotError, Candidate, Thought};
 pub use greedy::GreedyBot;

@@ -363,6 +363,66 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The settings that take whole numbers (a tuner's real value is rounded).
+pub const INTEGER_KEYS: [&str; 4] = ["threads", "playout", "prior_visits", "followers_full"];
+
+/// The current value of an MCTS setting that is a number (`iterations`, `time` and `reuse` are not read here).
+fn get_key(c: &MctsConfig, key: &str) -> Option<f64> {
+    Some(match key {
+        "threads" => c.threads as f64,
+        "c" => c.exploration as f64,
+        "playout" => c.playout_turns? as f64,
+        "win" => c.win_weight as f64,
+        "deploy" => c.playout_deploy as f64,
+        "informed" => c.playout_greedy as f64,
+        "scale" => c.margin_scale as f64,
+        "widening" => c.widening as f64,
+        "prior" => c.prior_weight as f64,
+        "prior_visits" => c.prior_visits as f64,
+        _ => return None,
+    })
+}
+
+/// The current value of an evaluation constant.
+fn get_weight(w: &Weights, key: &str) -> Option<f64> {
+    if key == "followers_full" {
+        return Some(w.followers_full as f64);
+    }
+    let mut w = *w;
+    weights_by_name(&mut w).into_iter().find(|(k, _)| *k == key).map(|(_, v)| *v as f64)
+}
+
+impl BotSpec {
+    /// The value of a numeric setting of this player (`c`, `prior`, `city_close`, …), as it plays now; `None` if it
+    /// has no such setting (or the setting is not a number, like `time` or `reuse`).
+    pub fn setting(&self, key: &str) -> Option<f64> {
+        match self {
+            BotSpec::Greedy(w) => get_weight(w, key),
+            BotSpec::Level(_, c) | BotSpec::Reference(_, c) | BotSpec::Mcts(c) => {
+                get_weight(&c.weights, key).or_else(|| get_key(c, key))
+            }
+            BotSpec::Random | BotSpec::Style(_) => None,
+        }
+    }
+
+    /// The same player with settings changed, checked as a spec text would be (`("city_close", 12.0)`).
+    ///
+    /// # Errors
+    /// [`SpecError`] for a setting the player does not take or a value out of its range.
+    pub fn with_settings(&self, settings: &[(&str, f64)]) -> Result<BotSpec, SpecError> {
+        let mut text = self.to_string();
+        for (i, (k, v)) in settings.iter().enumerate() {
+            text.push(if i == 0 && !text.contains(':') { ':' } else { ',' });
+            if INTEGER_KEYS.contains(k) {
+                text.push_str(&format!("{k}={}", v.round().max(0.0) as u64));
+            } else {
+                text.push_str(&format!("{k}={v}"));
+            }
+        }
+        text.parse()
+    }
+}
+
 impl FromStr for BotSpec {
     type Err = SpecError;
 
@@ -571,6 +631,23 @@ mod tests {
             }
         }
         assert!(read > 1000, "only {read} specs read: the test tried little");
+    }
+
+    #[test]
+    fn settings_are_read_and_changed_by_name() {
+        let hard: BotSpec = "hard:threads=1".parse().unwrap();
+        assert_eq!(hard.setting("city_close"), Some(17.0));
+        assert_eq!(hard.setting("prior_visits"), Some(32.0));
+        assert_eq!(hard.setting("threads"), Some(1.0));
+        assert_eq!(hard.setting("time"), None);
+        let tuned = hard.with_settings(&[("city_close", 12.5), ("prior_visits", 20.4)]).unwrap();
+        assert_eq!(tuned.to_string(), "hard:threads=1,prior_visits=20,city_close=12.5");
+        assert_eq!(tuned.setting("city_close"), Some(12.5));
+        let greedy: BotSpec = "greedy".parse().unwrap();
+        assert_eq!(greedy.with_settings(&[("fill", 10.0)]).unwrap().to_string(), "greedy:fill=10");
+        assert!(greedy.with_settings(&[("c", 1.0)]).is_err());
+        assert!(hard.with_settings(&[("win", 2.0)]).is_err());
+        assert_eq!(BotSpec::Random.setting("c"), None);
     }
 
     #[test]

@@ -52,7 +52,7 @@ pub(crate) struct ArenaArgs {
     json: bool,
 }
 
-fn parse_one_bot(s: &str) -> Result<BotSpec, String> {
+pub(crate) fn parse_one_bot(s: &str) -> Result<BotSpec, String> {
     s.parse::<BotSpec>().map_err(|e| e.to_string())
 }
 
@@ -83,7 +83,7 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
 greedy and mcts also take the evaluation's constants (greedy:city_close=12): city_close, road_close,
 extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent.";
 
-fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
+pub(crate) fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
     // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.
     let mut specs: Vec<String> = Vec::new();
     for part in s.split(',') {

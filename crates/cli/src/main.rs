@@ -22,6 +22,7 @@ mod play;
 mod progress;
 mod serve;
 mod tiles;
+mod tune;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,6 +100,10 @@ enum Command {
     /// Play games between bots and report wins with 95% intervals, scores, margins, Elo differences and speed.
     #[command(after_help = arena::BOTS_HELP)]
     Arena(arena::ArenaArgs),
+    /// Tune a bot's numeric settings by self-play (SPSA): both perturbed players play on the same deals, each step
+    /// moves every setting towards the better one; the log can be resumed. Prints the tuned spec.
+    #[command(after_help = arena::BOTS_HELP)]
+    Tune(tune::TuneArgs),
     /// What a bot would play at the end of a record, with its view of the best few actions.
     #[command(after_help = arena::BOTS_HELP)]
     Hint(hint::HintArgs),
@@ -202,6 +207,7 @@ fn run(cli: Cli) -> Result<String> {
         Command::Selfplay(a) => play::selfplay(&a),
         Command::Bench(a) => bench::bench(&a),
         Command::Arena(a) => arena::arena(&a),
+        Command::Tune(a) => tune::tune(&a),
         Command::Hint(a) => hint::hint(&a),
         Command::Serve(a) => serve::serve(&a),
         Command::Import(a) => import::import(&a),
