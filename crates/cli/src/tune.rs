@@ -385,7 +385,7 @@ fn report(a: &TuneArgs, spsa: &Spsa, history: &[StepLine], json: bool) -> Result
         }))? + "\n");
     }
     let mut out = String::new();
-    outln!(out, "tuned {} over {} steps ({games} games, {:.0} s of play)", a.bot, history.len(), secs);
+    outln!(out, "tuned {} over {} steps ({games} games, {:.1} s of play)", a.bot, history.len(), secs);
     outln!(out, "{:<16}  {:>10}  {:>10}  {:>10}  {:>9}", "setting", "start", "last", "tuned", "moved");
     for (i, p) in spsa.params.iter().enumerate() {
         outln!(
