@@ -222,6 +222,41 @@ fn a_restarted_game_equals_a_new_one() {
 }
 
 #[test]
+fn a_game_copied_into_another_is_that_game() {
+    // `clone_from` reuses the scratch game's memory: whatever it held before (a longer or a shorter game, another
+    // setup), the copy must be the game itself, field for field (Debug shows every field, events included), and
+    // must play on the same.
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut buf = Vec::new();
+    let mut scratch = Game::new(&Setup::new(2)).unwrap();
+    scratch.play_random(&mut rng, &mut buf);
+    for seed in 0..6u64 {
+        let mut s = princess_dragon(2 + (seed % 3) as u8, seed, seed % 2 == 0);
+        if seed >= 3 {
+            s = Setup::new(3);
+            s.seed = seed;
+        }
+        let mut g = Game::new(&s).unwrap();
+        let mut step = 0;
+        while !g.is_over() {
+            if step % 3 == 0 {
+                scratch.clone_from(&g);
+                assert!(scratch == g, "seed {seed} step {step}");
+                assert_eq!(format!("{scratch:?}"), format!("{g:?}"), "seed {seed} step {step}");
+                assert_eq!(scratch.legal_actions(), g.legal_actions());
+            }
+            let Some(a) = g.random_action(&mut rng, &mut buf) else { break };
+            g.apply(a).unwrap();
+            if step % 3 == 0 {
+                scratch.apply(a).unwrap();
+                assert_eq!(format!("{scratch:?}"), format!("{g:?}"), "seed {seed} step {step}, after {a:?}");
+            }
+            step += 1;
+        }
+    }
+}
+
+#[test]
 fn fast_random_playouts_match_the_checked_path() {
     // `play_random` (rejection-sampled placements) must reach a finished, consistent game.
     let config = Setup::new(3).prepare().unwrap();

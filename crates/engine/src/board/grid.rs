@@ -32,7 +32,7 @@ impl Cell {
 
 /// The grid covers a rectangle of spaces and grows (with a margin) when a tile goes outside it. Two grids are equal
 /// when every space holds the same thing, whatever rectangle each happens to cover.
-#[derive(Clone, Debug, Eq)]
+#[derive(Debug, Eq)]
 pub(crate) struct Grid {
     x0: i16,
     y0: i16,
@@ -42,6 +42,19 @@ pub(crate) struct Grid {
 }
 
 const MARGIN: i16 = 6;
+
+impl Clone for Grid {
+    fn clone(&self) -> Grid {
+        Grid { x0: self.x0, y0: self.y0, w: self.w, h: self.h, cells: self.cells.clone() }
+    }
+
+    /// Into the memory already held (searches copy a game into the same scratch game every iteration).
+    fn clone_from(&mut self, o: &Grid) {
+        let Grid { x0, y0, w, h, cells } = self;
+        (*x0, *y0, *w, *h) = (o.x0, o.y0, o.w, o.h);
+        cells.clone_from(&o.cells);
+    }
+}
 
 impl PartialEq for Grid {
     fn eq(&self, o: &Grid) -> bool {

@@ -120,7 +120,7 @@ pub struct FeatureInfo {
 }
 
 /// The board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Board {
     grid: Grid,
     tiles: Vec<PlacedTile>,
@@ -135,6 +135,32 @@ pub struct Board {
 impl Default for Board {
     fn default() -> Self {
         Board::new()
+    }
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut b = Board {
+            grid: self.grid.clone(),
+            tiles: Vec::new(),
+            nodes: Vec::new(),
+            frontier: Vec::new(),
+            open_monasteries: Vec::new(),
+            has_triangles: false,
+        };
+        b.clone_from(self);
+        b
+    }
+
+    /// Into the memory already held. Every field is named (no `..`), so a new one cannot be forgotten here.
+    fn clone_from(&mut self, o: &Board) {
+        let Board { grid, tiles, nodes, frontier, open_monasteries, has_triangles } = self;
+        grid.clone_from(&o.grid);
+        tiles.clone_from(&o.tiles);
+        nodes.clone_from(&o.nodes);
+        frontier.clone_from(&o.frontier);
+        open_monasteries.clone_from(&o.open_monasteries);
+        *has_triangles = o.has_triangles;
     }
 }
 

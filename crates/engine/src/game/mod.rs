@@ -52,7 +52,7 @@ pub use pieces::{PlacedBarn, PlacedMeeple};
 /// A game in progress. Cloning is cheap (a few small vectors; the catalogue is shared).
 ///
 /// `PartialEq` compares the whole state: board, scores, supplies, stack order, meeples and the pending decision.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     config: Arc<GameConfig>,
     board: Board,
@@ -107,38 +107,185 @@ pub struct Game {
     turn: u32,
 }
 
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            config: self.config.clone(),
+            board: self.board.clone(),
+            scores: self.scores,
+            supply: self.supply,
+            barns_left: self.barns_left,
+            abbeys_left: self.abbeys_left,
+            barns: self.barns.clone(),
+            dragon: self.dragon,
+            dragon_path: self.dragon_path.clone(),
+            set_aside: self.set_aside.clone(),
+            fairy: self.fairy,
+            crop: self.crop,
+            crop_role: self.crop_role,
+            hands: self.hands.clone(),
+            draft: self.draft.clone(),
+            out_of_play: self.out_of_play.clone(),
+            rng: self.rng,
+            wagons: self.wagons.clone(),
+            barn_this_turn: self.barn_this_turn,
+            passes: self.passes,
+            final_round: self.final_round,
+            last_placer: self.last_placer,
+            stack: self.stack.clone(),
+            meeples: self.meeples.clone(),
+            active: self.active,
+            steps: self.steps.clone(),
+            placed: self.placed,
+            completed: self.completed.clone(),
+            events: self.events.clone(),
+            discarded: self.discarded,
+            turn: self.turn,
+        }
+    }
+
+    /// Into the memory already held: a search copies a game into the same scratch game every iteration, and this
+    /// allocates nothing once the scratch has grown. Every field is named (no `..`), so a new one cannot be
+    /// forgotten here.
+    fn clone_from(&mut self, o: &Game) {
+        let Game {
+            config,
+            board,
+            scores,
+            supply,
+            barns_left,
+            abbeys_left,
+            barns,
+            dragon,
+            dragon_path,
+            set_aside,
+            fairy,
+            crop,
+            crop_role,
+            hands,
+            draft,
+            out_of_play,
+            rng,
+            wagons,
+            barn_this_turn,
+            passes,
+            final_round,
+            last_placer,
+            stack,
+            meeples,
+            active,
+            steps,
+            placed,
+            completed,
+            events,
+            discarded,
+            turn,
+        } = self;
+        if !Arc::ptr_eq(config, &o.config) {
+            *config = Arc::clone(&o.config);
+        }
+        board.clone_from(&o.board);
+        *scores = o.scores;
+        *supply = o.supply;
+        *barns_left = o.barns_left;
+        *abbeys_left = o.abbeys_left;
+        barns.clone_from(&o.barns);
+        *dragon = o.dragon;
+        dragon_path.clone_from(&o.dragon_path);
+        set_aside.clone_from(&o.set_aside);
+        *fairy = o.fairy;
+        *crop = o.crop;
+        *crop_role = o.crop_role;
+        for (h, o) in hands.iter_mut().zip(&o.hands) {
+            h.clone_from(o);
+        }
+        draft.clone_from(&o.draft);
+        out_of_play.clone_from(&o.out_of_play);
+        *rng = o.rng;
+        wagons.clone_from(&o.wagons);
+        *barn_this_turn = o.barn_this_turn;
+        *passes = o.passes;
+        *final_round = o.final_round;
+        *last_placer = o.last_placer;
+        stack.clone_from(&o.stack);
+        meeples.clone_from(&o.meeples);
+        *active = o.active;
+        steps.clone_from(&o.steps);
+        *placed = o.placed;
+        completed.clone_from(&o.completed);
+        events.clone_from(&o.events);
+        *discarded = o.discarded;
+        *turn = o.turn;
+    }
+}
+
 impl PartialEq for Game {
+    /// Every field but the events of the last action (a report, not state). Every field is named (no `..`), so a new
+    /// one cannot be forgotten here.
     fn eq(&self, o: &Game) -> bool {
-        (Arc::ptr_eq(&self.config, &o.config) || self.config.setup == o.config.setup)
-            && self.board == o.board
-            && self.scores == o.scores
-            && self.supply == o.supply
-            && self.barns_left == o.barns_left
-            && self.abbeys_left == o.abbeys_left
-            && self.barns == o.barns
-            && self.dragon == o.dragon
-            && self.dragon_path == o.dragon_path
-            && self.set_aside == o.set_aside
-            && self.fairy == o.fairy
-            && self.rng == o.rng
-            && self.crop == o.crop
-            && self.crop_role == o.crop_role
-            && self.hands == o.hands
-            && self.draft == o.draft
-            && self.out_of_play == o.out_of_play
-            && self.wagons == o.wagons
-            && self.barn_this_turn == o.barn_this_turn
-            && self.passes == o.passes
-            && self.final_round == o.final_round
-            && self.last_placer == o.last_placer
-            && self.stack == o.stack
-            && self.meeples == o.meeples
-            && self.active == o.active
-            && self.steps == o.steps
-            && self.placed == o.placed
-            && self.completed == o.completed
-            && self.discarded == o.discarded
-            && self.turn == o.turn
+        let Game {
+            config,
+            board,
+            scores,
+            supply,
+            barns_left,
+            abbeys_left,
+            barns,
+            dragon,
+            dragon_path,
+            set_aside,
+            fairy,
+            crop,
+            crop_role,
+            hands,
+            draft,
+            out_of_play,
+            rng,
+            wagons,
+            barn_this_turn,
+            passes,
+            final_round,
+            last_placer,
+            stack,
+            meeples,
+            active,
+            steps,
+            placed,
+            completed,
+            events: _,
+            discarded,
+            turn,
+        } = self;
+        (Arc::ptr_eq(config, &o.config) || config.setup == o.config.setup)
+            && *board == o.board
+            && *scores == o.scores
+            && *supply == o.supply
+            && *barns_left == o.barns_left
+            && *abbeys_left == o.abbeys_left
+            && *barns == o.barns
+            && *dragon == o.dragon
+            && *dragon_path == o.dragon_path
+            && *set_aside == o.set_aside
+            && *fairy == o.fairy
+            && *crop == o.crop
+            && *crop_role == o.crop_role
+            && *hands == o.hands
+            && *draft == o.draft
+            && *out_of_play == o.out_of_play
+            && *rng == o.rng
+            && *wagons == o.wagons
+            && *barn_this_turn == o.barn_this_turn
+            && *passes == o.passes
+            && *final_round == o.final_round
+            && *last_placer == o.last_placer
+            && *stack == o.stack
+            && *meeples == o.meeples
+            && *active == o.active
+            && *steps == o.steps
+            && *placed == o.placed
+            && *completed == o.completed
+            && *discarded == o.discarded
+            && *turn == o.turn
     }
 }
 
