@@ -6,6 +6,7 @@ mod bot;
 mod game;
 mod obs;
 mod space;
+mod tune;
 mod vecgame;
 
 use std::time::Instant;
@@ -79,6 +80,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<vecgame::VecGame>()?;
     m.add_class::<bot::PyBot>()?;
+    m.add_class::<tune::PySpsa>()?;
     m.add_function(wrap_pyfunction!(native_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(rule_options_json, m)?)?;
     m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;

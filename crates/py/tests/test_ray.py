@@ -6,6 +6,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+import carcassonne
 import carcassonne.ray as cray
 from conftest import carc_scores
 
@@ -47,3 +48,32 @@ def test_selfplay_over_ray(local_ray):
     results = cray.selfplay("random", games=3, players=3, seed=1)
     assert [r["seed"] for r in results] == [1, 2, 3]
     assert all(len(r["scores"]) == 3 for r in results)
+
+
+def test_spsa_moves_towards_the_better_probe():
+    s = carcassonne._core.Spsa("greedy", [("city_close", None), ("fill", 2.0)], 100, 0.5)
+    assert s.keys == ["city_close", "fill"] and s.scales[1] == 2.0 and s.start == [17.0, 16.0]
+    plus, minus = s.probes(s.start, 0, 3)
+    up = s.update(s.start, 0, 3, 0.9, 0.1)
+    for i in range(2):
+        assert (up[i] > s.start[i]) == (plus[i] > s.start[i])
+        assert plus[i] + minus[i] == pytest.approx(2 * s.start[i])
+    assert s.spec([12.0, 16.0]) == "greedy:city_close=12"
+    assert carcassonne._core.Spsa.reward([30, 10], 0) > 0.9
+    with pytest.raises(ValueError, match="no numeric setting"):
+        carcassonne._core.Spsa("greedy", [("c", None)])
+    with pytest.raises(ValueError, match="finite"):
+        s.spec([1.0])
+
+
+def test_tune_over_ray_resumes_where_it_stopped(local_ray, tmp_path):
+    opts = dict(params={"city_close": None, "fill": 2.0}, steps=3, against=["random"], pairs=1, seed=5)
+    whole = cray.tune("greedy", log=str(tmp_path / "whole.jsonl"), **opts)
+    assert whole["steps"] == 3 and whole["tuned"].startswith("greedy:")
+    lines = (tmp_path / "whole.jsonl").read_text().splitlines()
+    assert len(lines) == 4 and all(json.loads(x)["games"] == 4 for x in lines[1:])
+    # Stopped after one step, in the middle of writing the second.
+    (tmp_path / "part.jsonl").write_text("\n".join(lines[:2]) + '\n{"step": 1, "oppo')
+    part = cray.tune("greedy", log=str(tmp_path / "part.jsonl"), **opts)
+    assert part == whole
+    assert (tmp_path / "part.jsonl").read_text() == (tmp_path / "whole.jsonl").read_text()

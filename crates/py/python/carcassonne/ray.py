@@ -7,7 +7,8 @@
 Each game is one Ray task (``num_cpus`` each, 1 by default); seats rotate so that each bot sits in each seat
 equally often, as in ``carc arena``. The report gives, per bot, games, wins (a shared first place counts as a
 fraction), a 95% Wilson interval on the win rate, the mean score and the mean margin over the best other player;
-``records`` (a folder) keeps every game's record, which ``carc replay`` reads.
+``records`` (a folder) keeps every game's record, which ``carc replay`` reads. ``tune`` is ``carc tune`` (SPSA over
+a bot's settings) with each step's games spread over the cluster.
 """
 
 from __future__ import annotations
@@ -167,3 +168,123 @@ def selfplay(
     """``games`` games of one bot against itself on the cluster (for training data): each result has the record."""
     carcassonne.Bot(bot)
     return run_games(lambda g: [bot] * players, games, players, sets, rules, seed, num_cpus, address, records)
+
+
+def tune(
+    bot: str,
+    params: Mapping[str, Optional[float]],
+    steps: int = 200,
+    against: Sequence[str] = ("self",),
+    pairs: int = 4,
+    rate: float = 0.5,
+    players: int = 2,
+    sets: Sequence[str] = ("base",),
+    rules: Optional[Mapping[str, Any]] = None,
+    seed: int = 1,
+    num_cpus: float = 1,
+    address: Optional[str] = None,
+    log: Optional[str] = None,
+    progress: Optional[Callable[[int, int, List[float]], None]] = None,
+) -> Dict[str, Any]:
+    """``carc tune`` with its games spread over the cluster: SPSA over ``bot``'s numeric settings ``params`` (name
+    to scale, or ``None`` for a tenth of the value). At each step the ``+`` and ``−`` players meet on ``pairs`` deals
+    with the seats swapped, against each other (``against=("self",)``) or each against the same opponent (the bots
+    named, one a step in turn; ``"gauntlet"`` names the four gauntlet bots). A step's games run at once, one task
+    each. With ``log`` (a file), every step is a JSON line and a run that was stopped goes on from its last step.
+    Returns ``{"tuned": spec, "keys", "start", "last", "mean", "steps"}``, ``mean`` over the last quarter of the
+    steps (the values of ``tuned``)."""
+    if steps < 1 or pairs < 1:
+        raise ValueError("steps and pairs must be at least 1")
+    spsa = carcassonne._core.Spsa(bot, list(params.items()), steps, rate)
+    opponents: List[str] = []
+    for a in against:
+        opponents.extend(["citybuilder", "farmer", "joiner", "cautious"] if a == "gauntlet" else [a])
+    for o in opponents:
+        if o != "self":
+            carcassonne.Bot(o)
+    if not opponents:
+        raise ValueError("name `self` or at least one opponent")
+    header = {
+        "carc_tune_ray": 1,
+        "bot": bot,
+        "params": [[k, s] for k, s in zip(spsa.keys, spsa.scales)],
+        "against": opponents,
+        "steps": steps,
+        "pairs": pairs,
+        "rate": rate,
+        "seed": seed,
+        "setup": {"players": players, "sets": list(sets), "rules": dict(rules or {})},
+    }
+    history: List[Dict[str, Any]] = []
+    if log and os.path.exists(log) and os.path.getsize(log) > 0:
+        with open(log, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        if json.loads(lines[0]) != header:
+            raise ValueError(f"{log} is a tuning run with other options")
+        for line in lines[1:]:
+            try:
+                history.append(json.loads(line))
+            except json.JSONDecodeError:
+                break  # a line cut short by a stop: that step is played again
+        with open(log, "w", encoding="utf-8") as f:
+            f.write("\n".join([json.dumps(header)] + [json.dumps(h) for h in history]) + "\n")
+    elif log:
+        with open(log, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header) + "\n")
+    _ensure_ray(address)
+    task = ray.remote(num_cpus=num_cpus)(_play)
+    setup = header["setup"]
+    theta = history[-1]["next"] if history else spsa.start
+    for k in range(len(history), steps):
+        plus, minus = spsa.probes(theta, k, seed)
+        sp, sm = spsa.spec(plus), spsa.spec(minus)
+        opponent = opponents[k % len(opponents)]
+        games = []  # (specs by seat, side by seat: "+", "-" or None, deal seed)
+        for j in range(pairs):
+            deal = (seed * 1_000_003 + k * pairs + j) % 2**63
+            if opponent == "self":
+                sides = [[(sp, "+"), (sm, "-")]]
+            else:
+                sides = [[(sp, "+"), (opponent, None)], [(sm, "-"), (opponent, None)]]
+            for pair in sides:
+                for rot in range(2):
+                    seats = [pair[(s + rot) % 2] for s in range(players)]
+                    games.append(([x[0] for x in seats], [x[1] for x in seats], deal))
+        refs = [task.remote(setup, specs, deal) for specs, _, deal in games]
+        total = {"+": [0.0, 0], "-": [0.0, 0]}
+        for (_, sides_of, _), r in zip(games, ray.get(refs)):
+            for seat, side in enumerate(sides_of):
+                if side:
+                    total[side][0] += carcassonne._core.Spsa.reward(r["scores"], seat)
+                    total[side][1] += 1
+        y_plus = total["+"][0] / max(1, total["+"][1])
+        y_minus = total["-"][0] / max(1, total["-"][1])
+        nxt = spsa.update(theta, k, seed, y_plus, y_minus)
+        step = {
+            "step": k,
+            "opponent": opponent,
+            "theta": theta,
+            "plus": plus,
+            "minus": minus,
+            "games": len(games),
+            "y_plus": y_plus,
+            "y_minus": y_minus,
+            "next": nxt,
+        }
+        history.append(step)
+        if log:
+            with open(log, "a", encoding="utf-8") as f:
+                f.write(json.dumps(step) + "\n")
+        theta = nxt
+        if progress:
+            progress(k + 1, steps, theta)
+    tail = history[len(history) - (len(history) + 3) // 4:]
+    mean = [sum(h["next"][i] for h in tail) / len(tail) for i in range(len(spsa.keys))]
+    return {
+        "tuned": spsa.spec(mean),
+        "keys": spsa.keys,
+        "start": spsa.start,
+        "last": theta,
+        "mean": mean,
+        "steps": len(history),
+    }
