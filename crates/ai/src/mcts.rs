@@ -105,19 +105,20 @@ const CHANCE: u8 = u8::MAX;
 const MAX_NODES: usize = 1 << 21;
 
 /// One node: the decision reached by an action, and the statistics of that action for the player who took it.
-#[derive(Clone, Debug, Default)]
+///
+/// Its actions live in the tree's pools (no allocation per node): `acts`, `kids` and `ords` at
+/// `start..start + len`, with room for `cap`; its selection biases in `biases` at `bias..bias + first_len`.
+#[derive(Clone, Copy, Debug)]
 struct Node {
-    /// The actions seen here, in the order they were first met; the first `first_len` are the legal list of the
-    /// first visit (the common case: the same list again, compared as a slice).
-    actions: Vec<Action>,
-    /// The child of each action, or [`NONE`].
-    children: Vec<u32>,
+    start: u32,
+    /// Actions seen here, in the order they were first met; the first `first_len` are the legal list of the first
+    /// visit (the common case: the same list again, compared as a slice).
+    len: u32,
+    cap: u32,
     first_len: u32,
-    /// Selection bias of the first `first_len` actions from their priors (empty until computed):
+    /// Where the selection biases of the first `first_len` actions start ([`NONE`] until the priors are computed):
     /// `prior_weight × e^((prior − best prior) / prior_temperature)`, divided by the child's visits + 1 in use.
-    bias: Vec<f32>,
-    /// Actions in the order to open them (by prior once known, else shuffled once).
-    order: Vec<u32>,
+    bias: u32,
     /// Who took the action leading here (a seat, or [`CHANCE`]).
     mover: u8,
     visits: u32,
@@ -125,39 +126,113 @@ struct Node {
     reward: f64,
 }
 
-/// One thread's tree and scratch space.
+impl Node {
+    fn new(mover: u8) -> Node {
+        Node { start: 0, len: 0, cap: 0, first_len: 0, bias: NONE, mover, visits: 0, avail: 0, reward: 0.0 }
+    }
+
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// One thread's tree and scratch space. Everything is kept from one decision to the next, so that once the pools
+/// have grown a search allocates nothing.
 #[derive(Debug, Default)]
 struct Tree {
     nodes: Vec<Node>,
+    /// Every node's actions, the child of each ([`NONE`] if not opened), and the order to open them in (by prior
+    /// once known, else shuffled once), as indices into the node's actions.
+    acts: Vec<Action>,
+    kids: Vec<u32>,
+    ords: Vec<u32>,
+    biases: Vec<f32>,
     /// The root's index (not 0 when the tree was kept from the previous decision).
     root: u32,
     path: Vec<u32>,
     legal: Vec<Action>,
     avail: Vec<u32>,
+    priors: Vec<f32>,
     eval: Evaluator,
-    /// A game to try playout steps on.
+    /// A game to try actions and playout steps on.
     scratch: Option<Game>,
 }
 
 impl Tree {
-    fn reset(&mut self, weights: Weights) {
+    /// Forget the tree, keeping its memory.
+    fn clear(&mut self) {
         self.nodes.clear();
-        self.nodes.push(Node { mover: CHANCE, ..Node::default() });
+        self.acts.clear();
+        self.kids.clear();
+        self.ords.clear();
+        self.biases.clear();
+    }
+
+    fn reset(&mut self, weights: Weights) {
+        self.clear();
+        self.nodes.push(Node::new(CHANCE));
         self.root = 0;
         self.eval.weights = weights;
+    }
+
+    fn actions(&self, node: u32) -> &[Action] {
+        &self.acts[self.nodes[node as usize].range()]
+    }
+
+    fn child(&self, node: u32, e: usize) -> u32 {
+        self.kids[self.nodes[node as usize].start as usize + e]
+    }
+
+    /// Give a node with no actions yet these `actions`, none opened, in the engine's order.
+    fn fill(&mut self, node: u32, actions: &[Action]) {
+        let start = self.acts.len() as u32;
+        self.acts.extend_from_slice(actions);
+        self.kids.extend(std::iter::repeat_n(NONE, actions.len()));
+        self.ords.extend(0..actions.len() as u32);
+        let n = &mut self.nodes[node as usize];
+        (n.start, n.len, n.cap, n.first_len) =
+            (start, actions.len() as u32, actions.len() as u32, actions.len() as u32);
+    }
+
+    /// Add an action to a node, moving its actions to the end of the pools when it is full.
+    fn push_action(&mut self, node: u32, a: Action) -> usize {
+        let n = self.nodes[node as usize];
+        if n.len == n.cap {
+            let start = self.acts.len();
+            let cap = (2 * n.len).max(4) as usize;
+            let r = n.range();
+            self.acts.extend_from_within(r.clone());
+            self.kids.extend_from_within(r.clone());
+            self.ords.extend_from_within(r);
+            let filler = cap - n.len as usize;
+            self.acts.extend(std::iter::repeat_n(Action::Pass, filler));
+            self.kids.extend(std::iter::repeat_n(NONE, filler));
+            self.ords.extend(std::iter::repeat_n(0, filler));
+            let m = &mut self.nodes[node as usize];
+            (m.start, m.cap) = (start as u32, cap as u32);
+        }
+        let m = &mut self.nodes[node as usize];
+        let i = (m.start + m.len) as usize;
+        self.acts[i] = a;
+        self.kids[i] = NONE;
+        self.ords[i] = m.len;
+        m.len += 1;
+        (m.len - 1) as usize
     }
 
     /// Make the root's child for `a` the root, if it exists and lists exactly `legal` (or nothing yet). Whether it
     /// could.
     fn reroot(&mut self, a: Action, legal: &[Action]) -> bool {
-        let Some(r) = self.nodes.get(self.root as usize) else { return false };
-        let Some(i) = r.actions.iter().position(|&x| x == a) else { return false };
-        let c = r.children[i];
+        if self.nodes.get(self.root as usize).is_none() {
+            return false;
+        }
+        let Some(i) = self.actions(self.root).iter().position(|&x| x == a) else { return false };
+        let c = self.child(self.root, i);
         if c == NONE || self.nodes.len() >= MAX_NODES / 2 {
             return false;
         }
-        let n = &self.nodes[c as usize];
-        if !n.actions.is_empty() && (n.first_len as usize != legal.len() || n.actions[..legal.len()] != *legal) {
+        let n = self.nodes[c as usize];
+        if n.len > 0 && (n.first_len as usize != legal.len() || self.actions(c)[..legal.len()] != *legal) {
             return false;
         }
         self.root = c;
@@ -165,22 +240,32 @@ impl Tree {
     }
 
     fn new_node(&mut self, mover: u8) -> u32 {
-        self.nodes.push(Node { mover, ..Node::default() });
+        self.nodes.push(Node::new(mover));
         (self.nodes.len() - 1) as u32
     }
 
     /// The child of `node` for action `a`, created if needed (for chance edges and actions new to this node).
     fn edge(&mut self, node: u32, a: Action) -> usize {
-        let n = &mut self.nodes[node as usize];
-        match n.actions.iter().position(|&x| x == a) {
+        match self.actions(node).iter().position(|&x| x == a) {
             Some(i) => i,
-            None => {
-                n.actions.push(a);
-                n.children.push(NONE);
-                n.order.push((n.actions.len() - 1) as u32);
-                n.actions.len() - 1
-            }
+            None => self.push_action(node, a),
         }
+    }
+
+    /// Set a node's priors (one per first-seen action): its opening order and its selection biases.
+    fn set_priors(&mut self, node: u32, priors: &[f32], cfg: &MctsConfig) {
+        let n = self.nodes[node as usize];
+        let (s, fl) = (n.start as usize, n.first_len as usize);
+        debug_assert_eq!(priors.len(), fl);
+        let order = &mut self.ords[s..s + n.len as usize];
+        prior_order(priors, &mut order[..fl]);
+        for (k, o) in order.iter_mut().enumerate().skip(fl) {
+            *o = k as u32;
+        }
+        let bias = self.biases.len() as u32;
+        let best = priors.iter().copied().fold(f32::MIN, f32::max);
+        self.biases.extend(priors.iter().map(|&p| cfg.prior_weight * ((p - best) / cfg.prior_temperature).exp()));
+        self.nodes[node as usize].bias = bias;
     }
 }
 
@@ -237,7 +322,7 @@ impl Bot for MctsBot {
             if same {
                 for t in &mut self.trees {
                     if !t.reroot(a, &legal) {
-                        t.nodes.clear();
+                        t.clear();
                     }
                 }
             }
@@ -245,7 +330,7 @@ impl Bot for MctsBot {
         });
         if !follows {
             for t in &mut self.trees {
-                t.nodes.clear();
+                t.clear();
             }
         }
         if legal.len() == 1 {
@@ -326,18 +411,10 @@ fn search(
     if tree.nodes.is_empty() {
         tree.reset(cfg.weights);
     }
-    {
-        let root = &mut tree.nodes[tree.root as usize];
-        if root.actions.is_empty() {
-            root.actions = legal.to_vec();
-            root.children = vec![NONE; legal.len()];
-            root.first_len = legal.len() as u32;
-        }
-        let mut order = prior_order(priors);
-        order.extend(legal.len() as u32..root.actions.len() as u32);
-        root.bias = biases(priors, cfg);
-        root.order = order;
+    if tree.nodes[tree.root as usize].len == 0 {
+        tree.fill(tree.root, legal);
     }
+    tree.set_priors(tree.root, priors, cfg);
     let mut det = game.clone();
     let mut buf = Vec::new();
     let mut done = 0u64;
@@ -353,10 +430,9 @@ fn search(
         iterate(tree, cfg, &mut det, &mut rng, &mut buf);
         done += 1;
     }
-    let root = &tree.nodes[tree.root as usize];
     let mut st = RootStats { iterations: done, ..RootStats::default() };
-    for (i, &a) in root.actions.iter().enumerate() {
-        let c = root.children[i];
+    for (i, &a) in tree.actions(tree.root).iter().enumerate() {
+        let c = tree.child(tree.root, i);
         st.actions.push(a);
         if c == NONE {
             st.visits.push(0);
@@ -369,17 +445,12 @@ fn search(
     st
 }
 
-/// The selection bias of each action from its prior.
-fn biases(priors: &[f32], cfg: &MctsConfig) -> Vec<f32> {
-    let best = priors.iter().copied().fold(f32::MIN, f32::max);
-    priors.iter().map(|&p| cfg.prior_weight * ((p - best) / cfg.prior_temperature).exp()).collect()
-}
-
-/// Indices sorted by prior, best first (stable: equal priors keep the engine's order).
-fn prior_order(priors: &[f32]) -> Vec<u32> {
-    let mut o: Vec<u32> = (0..priors.len() as u32).collect();
-    o.sort_by(|&a, &b| priors[b as usize].total_cmp(&priors[a as usize]));
-    o
+/// Indices sorted by prior, best first, into `order` (stable: equal priors keep the engine's order).
+fn prior_order(priors: &[f32], order: &mut [u32]) {
+    for (i, o) in order.iter_mut().enumerate() {
+        *o = i as u32;
+    }
+    order.sort_by(|&a, &b| priors[b as usize].total_cmp(&priors[a as usize]));
 }
 
 /// One iteration: select and expand down the tree with `det`, play out, and back the reward up.
@@ -400,16 +471,16 @@ fn iterate(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
             },
             Actor::Nobody => break,
         };
-        let n = &tree.nodes[node as usize];
-        let a = n.actions[edge];
-        let mut child = n.children[edge];
+        let slot = tree.nodes[node as usize].start as usize + edge;
+        let a = tree.acts[slot];
+        let mut child = tree.kids[slot];
         if child == NONE {
             if tree.nodes.len() >= MAX_NODES {
                 det.apply_unchecked(a);
                 break;
             }
             child = tree.new_node(mover);
-            tree.nodes[node as usize].children[edge] = child;
+            tree.kids[slot] = child;
             // Opening a chance edge is no expansion: the walk goes on to the next decision.
             expanded = mover != CHANCE;
         }
@@ -435,18 +506,17 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
         return None;
     }
     let ni = node as usize;
-    if tree.nodes[ni].actions.is_empty() {
-        let n = &mut tree.nodes[ni];
-        n.actions.extend_from_slice(&tree.legal);
-        n.children = vec![NONE; tree.legal.len()];
-        n.first_len = tree.legal.len() as u32;
-        n.order = (0..tree.legal.len() as u32).collect();
-        n.order.shuffle(rng);
+    if tree.nodes[ni].len == 0 {
+        let legal = std::mem::take(&mut tree.legal);
+        tree.fill(node, &legal);
+        tree.legal = legal;
+        let r = tree.nodes[ni].range();
+        tree.ords[r].shuffle(rng);
     }
     // Which actions are available now, as indices into the node's actions.
     tree.avail.clear();
     let fl = tree.nodes[ni].first_len as usize;
-    if tree.legal.len() == fl && tree.legal[..] == tree.nodes[ni].actions[..fl] {
+    if tree.legal.len() == fl && tree.legal[..] == tree.actions(node)[..fl] {
         tree.avail.extend(0..fl as u32);
     } else {
         for k in 0..tree.legal.len() {
@@ -456,40 +526,43 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
         }
     }
     // Priors once the node is worth it: the evaluation after each first-seen action, for the player deciding.
-    if tree.nodes[ni].bias.is_empty() && tree.nodes[ni].visits >= cfg.prior_visits && fl > 1 {
-        let mut priors = Vec::with_capacity(fl);
-        let mut child = det.clone();
+    if tree.nodes[ni].bias == NONE && tree.nodes[ni].visits >= cfg.prior_visits && fl > 1 {
+        let mut priors = std::mem::take(&mut tree.priors);
+        priors.clear();
+        let mut child = tree.scratch.take().unwrap_or_else(|| det.clone());
+        let start = tree.nodes[ni].start as usize;
         for k in 0..fl {
-            child.clone_from(det);
-            let a = tree.nodes[ni].actions[k];
+            let a = tree.acts[start + k];
             if det.is_legal(a) {
+                child.clone_from(det);
                 child.apply_unchecked(a);
                 priors.push(tree.eval.margin(&child, p));
             } else {
                 priors.push(f32::MIN / 4.0);
             }
         }
-        let n = &mut tree.nodes[ni];
-        let mut order = prior_order(&priors);
-        order.extend(fl as u32..n.actions.len() as u32);
-        n.order = order;
-        n.bias = biases(&priors, cfg);
+        tree.scratch = Some(child);
+        tree.set_priors(node, &priors, cfg);
+        tree.priors = priors;
     }
-    let n = &tree.nodes[ni];
+    let n = tree.nodes[ni];
+    let (start, len) = (n.start as usize, n.len as usize);
+    let kids = &tree.kids[start..start + len];
     // Widening: open the next action in order if fewer children than allowed are available here.
     let allowed = (cfg.widening * ((n.visits + 1) as f32).sqrt()).max(1.0) as usize;
-    let open = tree.avail.iter().filter(|&&e| n.children[e as usize] != NONE).count();
+    let open = tree.avail.iter().filter(|&&e| kids[e as usize] != NONE).count();
     if open < allowed && open < tree.avail.len() {
-        for &e in &n.order {
-            if n.children[e as usize] == NONE && tree.avail.contains(&e) {
+        for &e in &tree.ords[start..start + len] {
+            if kids[e as usize] == NONE && tree.avail.contains(&e) {
                 return Some(e as usize);
             }
         }
     }
     // UCB1 over the available children, with availability in place of the parent's visits.
+    let bias = if n.bias == NONE { &[][..] } else { &tree.biases[n.bias as usize..(n.bias + n.first_len) as usize] };
     let mut best = (f32::MIN, usize::MAX);
     for &e in &tree.avail {
-        let c = n.children[e as usize];
+        let c = kids[e as usize];
         if c == NONE {
             continue;
         }
@@ -497,21 +570,19 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
         let visits = ch.visits.max(1) as f32;
         let mean = ch.reward as f32 / visits;
         let explore = cfg.exploration * ((ch.avail.max(1) as f32).ln() / visits).sqrt();
-        let bias = n.bias.get(e as usize).map_or(0.0, |b| b / (visits + 1.0));
+        let bias = bias.get(e as usize).map_or(0.0, |b| b / (visits + 1.0));
         let score = mean + explore + bias;
         if score > best.0 {
             best = (score, e as usize);
         }
     }
     // Every available child was counted as available once more.
-    let avail = std::mem::take(&mut tree.avail);
-    for &e in &avail {
-        let c = tree.nodes[ni].children[e as usize];
+    for &e in &tree.avail {
+        let c = tree.kids[start + e as usize];
         if c != NONE {
             tree.nodes[c as usize].avail += 1;
         }
     }
-    tree.avail = avail;
     (best.1 != usize::MAX).then_some(best.1)
 }
 

@@ -121,15 +121,29 @@ impl Grid {
         let x1 = (self.x0 + self.w).max(s.x + mx + 1);
         let y1 = (self.y0 + self.h).max(s.y + my + 1);
         let (w, h) = (x1 - x0, y1 - y0);
-        let mut cells = vec![Cell::BLANK; w as usize * h as usize];
-        for y in 0..self.h {
-            for x in 0..self.w {
-                let old = self.cells[y as usize * self.w as usize + x as usize];
-                let (nx, ny) = (x + self.x0 - x0, y + self.y0 - y0);
-                cells[ny as usize * w as usize + nx as usize] = old;
+        // In place, in the memory already held when there is enough (a search's scratch game grows the same way
+        // again and again): each old row moves to its new place, last row first, since no cell moves backwards
+        // (the new rectangle contains the old one and is at least as wide); then every cell outside the old rectangle's
+        // new place is blanked.
+        let (ow, oh) = (self.w as usize, self.h as usize);
+        let (dx, dy) = ((self.x0 - x0) as usize, (self.y0 - y0) as usize);
+        let w_ = w as usize;
+        self.cells.resize(w_ * h as usize, Cell::BLANK);
+        for y in (0..oh).rev() {
+            let from = y * ow;
+            let to = (y + dy) * w_ + dx;
+            self.cells.copy_within(from..from + ow, to);
+        }
+        for y in 0..h as usize {
+            let row = &mut self.cells[y * w_..(y + 1) * w_];
+            if y < dy || y >= dy + oh {
+                row.fill(Cell::BLANK);
+            } else {
+                row[..dx].fill(Cell::BLANK);
+                row[dx + ow..].fill(Cell::BLANK);
             }
         }
-        *self = Grid { x0, y0, w, h, cells };
+        (self.x0, self.y0, self.w, self.h) = (x0, y0, w, h);
     }
 
     /// Make sure `s` and its four neighbours are inside the grid (growing it if not) and return the index of `s`.

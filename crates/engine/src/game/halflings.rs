@@ -288,37 +288,47 @@ impl Game {
     /// The result depends only on what `viewer` can see and on `rng`: every hidden pool is put in a canonical order
     /// before it is shuffled, so two games that look the same to `viewer` but differ in hidden contents (another
     /// seed, say) give the same determinization for the same generator.
+    ///
+    /// It allocates nothing once the game's lists have grown (searches call it every iteration): each pool is put
+    /// together in place, at the end of a list it ends up in.
     pub fn shuffle_hidden(&mut self, viewer: Player, rng: &mut impl rand::Rng) {
         let cfg = std::sync::Arc::clone(&self.config);
         let is_triangle = |k: &TileKind| cfg.catalogue.def(*k).shape == Shape::Triangle;
-        let mut pool: Vec<TileKind> = self.out_of_play.iter().copied().filter(|k| !is_triangle(k)).collect();
-        let under = pool.len();
+        // The stack, pooled with the tiles under hills; the first `under` of it go back under the hills.
+        let under = self.out_of_play.iter().filter(|k| !is_triangle(k)).count();
         if under > 0 {
+            self.stack.extend(self.out_of_play.iter().copied().filter(|k| !is_triangle(k)));
             self.out_of_play.retain(is_triangle);
         }
-        pool.append(&mut self.stack);
-        pool.sort_unstable();
-        pool.shuffle(rng);
-        self.out_of_play.extend(pool.drain(..under));
-        self.stack = pool;
+        self.stack.sort_unstable();
+        self.stack.shuffle(rng);
+        self.out_of_play.extend(self.stack.drain(..under));
         self.rng = rng.random();
         if !self.halflings_on() || self.config.rules.halflings_setup == HalflingsSetup::Draft {
             return;
         }
+        // The triangles `viewer` has not seen, pooled at the end of `out_of_play` (behind the tiles under hills,
+        // whose order is kept), dealt back from its end, the rest left there.
         let n = self.players();
-        let mut pool: Vec<TileKind> = self.out_of_play.iter().copied().filter(is_triangle).collect();
-        self.out_of_play.retain(|k| !is_triangle(k));
+        let mut kept = 0;
+        for i in 0..self.out_of_play.len() {
+            if !is_triangle(&self.out_of_play[i]) {
+                self.out_of_play.swap(kept, i);
+                kept += 1;
+            }
+        }
         let mut sizes = [0usize; MAX_PLAYERS];
         for p in (0..n).filter(|&p| p != viewer.index()) {
             sizes[p] = self.hands[p].len();
-            pool.append(&mut self.hands[p]);
+            self.out_of_play.extend_from_slice(&self.hands[p]);
+            self.hands[p].clear();
         }
+        let pool = &mut self.out_of_play[kept..];
         pool.sort_unstable();
         pool.shuffle(rng);
         for p in (0..n).filter(|&p| p != viewer.index()) {
-            let at = pool.len() - sizes[p];
-            self.hands[p].extend(pool.drain(at..));
+            let at = self.out_of_play.len() - sizes[p];
+            self.hands[p].extend(self.out_of_play.drain(at..));
         }
-        self.out_of_play.extend(pool);
     }
 }
