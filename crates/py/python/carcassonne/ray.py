@@ -197,7 +197,7 @@ def tune(
         raise ValueError("steps and pairs must be at least 1")
     spsa = carcassonne._core.Spsa(bot, list(params.items()), steps, rate)
     opponents: List[str] = []
-    for a in against:
+    for a in [against] if isinstance(against, str) else against:
         opponents.extend(["citybuilder", "farmer", "joiner", "cautious"] if a == "gauntlet" else [a])
     for o in opponents:
         if o != "self":
