@@ -63,8 +63,11 @@ Bots:
   greedy    its whole turn, valued by the static evaluation
   mcts      information-set Monte-Carlo tree search (docs/ai.md)
   easy      mcts, 60 iterations, playouts to the end, no priors
-  medium    mcts, 6000 iterations, one thread (capped at 0.5 s)
-  hard      mcts, 80000 iterations, two threads (capped at 1 s)
+  medium    mcts with the tuned settings, 6000 iterations, one thread (capped at 0.5 s)
+  hard      mcts with the tuned settings, 80000 iterations, two threads (capped at 1 s)
+  hard@1    the frozen reference: hard before tuning, the same budget
+  citybuilder, farmer, joiner, cautious
+            the gauntlet: heuristic players written apart from the evaluation
 
 Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   iterations    iterations a decision over all threads, or none
