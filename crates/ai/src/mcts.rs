@@ -283,6 +283,8 @@ struct RootStats {
 pub struct MctsBot {
     /// Its settings.
     pub config: MctsConfig,
+    /// Other settings for games of three or more players, if any (the levels' tuning was done at two players).
+    pub many: Option<MctsConfig>,
     name: String,
     rng: ChaCha8Rng,
     trees: Vec<Tree>,
@@ -297,6 +299,7 @@ impl MctsBot {
     pub fn new(config: MctsConfig, seed: u64, name: impl Into<String>) -> MctsBot {
         MctsBot {
             config,
+            many: None,
             name: name.into(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             trees: Vec::new(),
@@ -336,7 +339,11 @@ impl Bot for MctsBot {
         if legal.len() == 1 {
             return Ok(Thought::only(legal[0]));
         }
-        let cfg = self.config;
+        let cfg = match self.many {
+            Some(many) if game.players() > 2 => many,
+            _ => self.config,
+        };
+        self.turn.eval.weights = cfg.weights;
         // The root's priors: the greedy player's values, on a determinization of our own.
         let mut det = game.clone();
         det.shuffle_hidden(me, &mut self.rng);
