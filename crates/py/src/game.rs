@@ -328,6 +328,17 @@ impl PyGame {
         Shape::of(&self.space).feature_blocks()
     }
 
+    /// The Halflings' random deal, when this game has one (HALF-03: module on, `halflings.setup=random_deal`, no
+    /// forced hands): `(triangles per player, every triangle's kind number, one entry per copy)`; else `None`. The
+    /// OpenSpiel adapter deals from it at chance nodes.
+    fn deal_pool(&self) -> Option<(usize, Vec<u16>)> {
+        let cfg = self.game.config();
+        let random = cfg.rules.modules.halflings
+            && cfg.rules.halflings_setup == carcassonne::rules::HalflingsSetup::RandomDeal
+            && cfg.hands.is_none();
+        random.then(|| (cfg.rules.halflings_tiles_per_player.0 as usize, cfg.triangles.iter().map(|k| k.0).collect()))
+    }
+
     /// The tile ids of the catalogue, by kind number.
     fn tile_ids(&self) -> Vec<String> {
         self.game.catalogue().kinds().map(|k| self.game.catalogue().def(k).id.clone()).collect()

@@ -1,5 +1,7 @@
 """The OpenSpiel adapter, checked by OpenSpiel itself."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -7,22 +9,143 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import carcassonne
 import carcassonne.openspiel  # noqa: F401  (registers the game)
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
+
+# Every module alone, all of them, and rule options: the configurations whose game strings must read back.
+CONFIGS = [
+    {},
+    {"sets": "base,am"},
+    {"sets": "base+pd", "rules": "dragon.move_timing=after_scoring"},
+    {"sets": "base,cc"},
+    {"sets": "base,half"},
+    {"sets": "base,half", "rules": "halflings.setup:draft"},
+    {"sets": "base,am", "rules": "wagon.movement=c1; base.tiny_city_points=two"},
+    {"players": 3, "sets": "base,am,pd,cc,half"},
+]
 
 
-@pytest.mark.parametrize(
-    "params",
-    [{}, {"players": 3, "sets": "base,am,pd,cc,half"}, {"players": 2, "sets": "base,pd", "rules": "dragon.move_timing=after_scoring"}],
-)
-def test_openspiel_random_simulation_checks_pass(params):
+@pytest.mark.parametrize("params", CONFIGS)
+def test_openspiel_random_simulation_checks_pass_with_serialization(params):
     game = pyspiel.load_game("python_carcassonne", params)
     assert game.num_players() == params.get("players", 2)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("params", CONFIGS)
+def test_game_strings_and_pickles_read_back(params):
+    game = pyspiel.load_game("python_carcassonne", params)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert again.setup == game.setup and again.window == game.window
+    copy = pickle.loads(pickle.dumps(game))
+    assert str(copy) == str(game) and copy.setup == game.setup
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        if state.is_chance_node():
+            kinds, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(kinds, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert state2.history() == state.history()
+    assert state2.inner.to_record() == state.inner.to_record()
+    state3 = pickle.loads(pickle.dumps(state))
+    assert state3.history() == state.history() and state3.legal_actions() == state.legal_actions()
+
+
+def test_rules_are_read_in_both_forms():
+    colon = pyspiel.load_game("python_carcassonne", {"sets": "base+am", "rules": "wagon.movement:c1"})
+    equals = pyspiel.load_game("python_carcassonne", {"sets": "base,am", "rules": "wagon.movement=c1"})
+    assert str(colon) == str(equals)
+    assert colon.setup["rules"] == {"wagon.movement": "c1"}
+    assert "wagon.movement:c1" in str(colon) and "sets=base+am" in str(colon)
+
+
+def _deal(state, rng):
+    while state.is_chance_node() and state.inner is None:
+        kinds, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(kinds, p=probs)))
+    return state
+
+
+def test_the_halflings_deal_is_chance_not_the_seed():
+    game = pyspiel.load_game("python_carcassonne", {"sets": "base,half"})
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+    assert all(game.new_initial_state().inner is None for _ in range(2))
+    hands = set()
+    for i in range(20):
+        s = _deal(game.new_initial_state(), np.random.default_rng(i))
+        assert [len(h) for h in s.hands] == [3, 3]  # halflings.tiles_per_player's default, round the table
+        assert s.inner.view(0)["players"][0]["hand"] == [game._tile_ids[k] for k in s.hands[0]]
+        hands.add(tuple(s.hands[0]))
+        assert "deal" in s.history_str() or len(s.history()) >= 6
+    assert len(hands) > 15  # each episode its own hands: nothing to memorise
+    # A dealt triangle is gone from the next node's outcomes.
+    s = game.new_initial_state()
+    k, p = s.chance_outcomes()[0]
+    s.apply_action(k)
+    assert dict(s.chance_outcomes()).get(k, 0) < p or k not in dict(s.chance_outcomes())
+    assert s.action_to_string(pyspiel.PlayerId.CHANCE, k).startswith("deal half/")
+
+
+def test_resampling_keeps_what_the_player_sees_and_deals_the_rest_again():
+    game = pyspiel.load_game("python_carcassonne", {"sets": "base,half"})
+    rng = np.random.default_rng(3)
+    state = _deal(game.new_initial_state(), rng)
+    triangles = 0
+    while triangles < 2:  # into the game, until two triangles are played
+        if state.is_chance_node():
+            kinds, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(kinds, p=probs)))
+        else:
+            a = int(rng.choice(state.legal_actions()))
+            triangles += state.inner._g.describe_id(a)[0] == "triangle"
+            state.apply_action(a)
+    player = state.current_player() if state.current_player() >= 0 else 0
+    other = 1 - player
+    seen = set()
+    for i in range(12):
+        sampler = pyspiel.UniformProbabilitySampler(i, 0.0, 1.0)
+        world = state.resample_from_infostate(player, sampler)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.observation_string(player) == state.observation_string(player)
+        assert world.legal_actions() == state.legal_actions()
+        assert len(world.history()) == len(state.history())
+        assert len(world.inner.view(other)["players"][other]["hand"]) == len(state.inner.view(other)["players"][other]["hand"])
+        seen.add(tuple(world.inner.view(other)["players"][other]["hand"]))
+    assert seen and all(len(h) > 0 for h in seen)
+    assert len(seen) > 1  # the other's hand really is dealt again
+
+
+def test_openspiel_ismcts_plays_a_halflings_game():
+    game = pyspiel.load_game("python_carcassonne", {"sets": "base,half"})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(4))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=np.random.RandomState(4))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(4)
+    moves = 0
+    while not state.is_terminal() and moves < 8:
+        if state.is_chance_node():
+            kinds, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(kinds, p=probs)))
+        elif state.current_player() == 0:
+            a = bot.step(state)
+            assert a in state.legal_actions()
+            state.apply_action(a)
+            moves += 1
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert moves == 8
 
 
 def test_states_clone_observe_and_score():
     game = pyspiel.load_game("python_carcassonne", {"sets": "base,half"})
-    state = game.new_initial_state()
+    state = _deal(game.new_initial_state(), np.random.default_rng(0))
     assert not state.is_chance_node()  # with Halflings, a triangle may be placed instead of drawing
     assert 0 in state.legal_actions()  # id 0 is `pass`: draw instead
     state.apply_action(0)

@@ -79,22 +79,27 @@ def setup_json(
     sets: Sequence[str] = ("base",),
     rules: Optional[Mapping[str, Any]] = None,
     seed: int = 0,
+    hands: Optional[Sequence[Sequence[str]]] = None,
 ) -> str:
     """A setup in the record format's JSON (docs/record-format.md).
 
     Choosing a set switches on its modules (``am``: abbey, mayor, wagon, barn; ``pd``: dragon, fairy, princess,
-    portal; ``cc``: crop circles; ``half``: Halflings) unless ``rules`` sets any ``modules.*`` key itself.
+    portal; ``cc``: crop circles; ``half``: Halflings) unless ``rules`` sets any ``modules.*`` key itself. ``hands``
+    gives the Halflings' triangles of each seat (tile ids, e.g. ``[["half/T1"], ["half/T4"]]``) instead of the deal.
     """
     if isinstance(sets, str):
-        sets = [s for s in sets.split(",") if s]
-    return json.dumps(
-        {
-            "players": _integer("players", players, 0, 255),
-            "sets": list(sets),
-            "rules": dict(rules or {}),
-            "seed": _integer("seed", seed, 0, SEED_MAX),
-        }
-    )
+        sets = [s for s in sets.replace("+", ",").split(",") if s]
+    setup: Dict[str, Any] = {
+        "players": _integer("players", players, 0, 255),
+        "sets": list(sets),
+        "rules": dict(rules or {}),
+        "seed": _integer("seed", seed, 0, SEED_MAX),
+    }
+    if hands is not None:
+        if isinstance(hands, str):
+            raise TypeError("hands is one list of tile ids per seat, not a string")
+        setup["hands"] = [list(h) for h in hands]
+    return json.dumps(setup)
 
 
 def rule_options() -> List[Dict[str, Any]]:
@@ -128,7 +133,7 @@ class Game:
     """One game of Carcassonne.
 
     ``Game(players=2, sets=["base", "am"], rules={"base.tiny_city_points": "two"}, seed=7)`` starts a game; the seed
-    shuffles the stack (and deals the Halflings' triangles). Draws are chance nodes: :meth:`draw` takes the seed's
+    shuffles the stack (and deals the Halflings' triangles, unless ``hands`` gives each seat's). Draws are chance nodes: :meth:`draw` takes the seed's
     next tile, :meth:`apply_chance` a given tile kind (as OpenSpiel does). ``window`` is the width of the board window
     the action ids and observations use (docs/python.md).
     """
@@ -143,9 +148,13 @@ class Game:
         seed: int = 0,
         window: int = DEFAULT_WINDOW,
         *,
+        hands: Optional[Sequence[Sequence[str]]] = None,
         _native: Optional[_core.Game] = None,
     ) -> None:
-        self._g = _native if _native is not None else _core.Game(setup_json(players, sets, rules, seed), window)
+        if _native is not None:
+            self._g = _native
+        else:
+            self._g = _core.Game(setup_json(players, sets, rules, seed, hands), window)
 
     # ----- records -----
 
@@ -340,6 +349,11 @@ class Game:
     def tile_ids(self) -> List[str]:
         """Tile ids by kind number (``base/U``, ...)."""
         return self._g.tile_ids()
+
+    def deal_pool(self) -> Optional[Tuple[int, List[int]]]:
+        """The Halflings' random deal, if this game has one: ``(triangles per player, the kind number of every
+        triangle copy)``; ``None`` without Halflings, with the draft, or with ``hands`` given."""
+        return self._g.deal_pool()
 
     def resample(self, player: int, seed: int) -> "Game":
         """A copy in which all that ``player`` cannot see is dealt again (the stack's order, others' triangles)."""
