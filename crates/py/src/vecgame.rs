@@ -174,7 +174,9 @@ impl Slot {
 #[derive(Clone, Copy, Debug, Default)]
 struct Outcome {
     rewards: [f32; carcassonne::game::MAX_PLAYERS],
-    done: bool,
+    /// Over by the rules.
+    terminated: bool,
+    /// Cut short (the window outgrown); never together with `terminated`, as in Gymnasium.
     truncated: bool,
     final_scores: [i32; carcassonne::game::MAX_PLAYERS],
 }
@@ -451,9 +453,10 @@ impl VecGame {
         Ok((board, features))
     }
 
-    /// Apply one action id per game. Returns `(rewards [n, players], done [n], truncated [n], final_scores [n,
-    /// players])`: rewards are each player's points gained; a finished game's final scores are given and it starts
-    /// again from the next seed. Nothing is applied if any id is illegal.
+    /// Apply one action id per game. Returns `(rewards [n, players], terminated [n], truncated [n], final_scores
+    /// [n, players])`: rewards are each player's points gained; a game that ended, over by the rules (terminated)
+    /// or cut short because it outgrew the window (truncated; never both), gives its final scores and starts again
+    /// from the next seed. Nothing is applied if any id is illegal.
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
@@ -501,13 +504,13 @@ impl VecGame {
                     o.final_scores[p] = if done { *now } else { 0 };
                     s.reported[p] = *now;
                 }
-                o.done = done;
-                o.truncated = done && !s.game.is_over();
+                o.terminated = s.game.is_over();
+                o.truncated = done && !o.terminated;
             });
         });
         let outcomes: Vec<Outcome> = self.slots.iter().map(|s| s.outcome).collect();
         // Finished games start again.
-        let finished: Vec<usize> = (0..n).filter(|i| outcomes[*i].done).collect();
+        let finished: Vec<usize> = (0..n).filter(|i| outcomes[*i].terminated || outcomes[*i].truncated).collect();
         for i in &finished {
             let g = self.fresh();
             self.slots[*i].restart(g);
@@ -527,7 +530,7 @@ impl VecGame {
         let finals: Vec<i32> = outcomes.iter().flat_map(|o| o.final_scores[..players].iter().copied()).collect();
         Ok((
             PyArray1::from_vec(py, rewards).reshape([n, players])?,
-            PyArray1::from_vec(py, outcomes.iter().map(|o| o.done).collect()),
+            PyArray1::from_vec(py, outcomes.iter().map(|o| o.terminated).collect()),
             PyArray1::from_vec(py, outcomes.iter().map(|o| o.truncated).collect()),
             PyArray1::from_vec(py, finals).reshape([n, players])?,
         ))

@@ -40,3 +40,35 @@ def test_gymnasium_env_checker_passes_and_an_episode_ends():
     while not done:
         obs, reward, done, truncated, info = g.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert reward in (-1.0, 0.0, 1.0)
+
+
+def test_a_single_player_episode_that_outgrows_its_window_is_truncated_not_an_error():
+    # A 6-space window holds a played area at most 4 spaces across; no base game fits in it.
+    g = SinglePlayerEnv(players=2, opponents="random", window=6)
+    obs, info = g.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        obs, reward, terminated, truncated, info = g.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert not (terminated and truncated)
+        if terminated or truncated:
+            break
+    assert truncated and not terminated
+    assert info["truncated_by"] == "window" and reward == 0.0
+    assert not obs["action_mask"].any()
+    with pytest.raises(RuntimeError):
+        g.step(0)
+
+
+def test_an_aec_episode_that_outgrows_its_window_is_truncated():
+    e = env(players=2, window=6)
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    ended = None
+    for agent in e.agent_iter(max_iter=200):
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            ended = (term, trunc)
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert ended == (False, True)

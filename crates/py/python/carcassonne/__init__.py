@@ -556,9 +556,14 @@ class VecGame:
         return self._v.observations(out)
 
     def step(self, actions: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Apply one legal id per game: ``(rewards float32[n, players], done bool[n], truncated bool[n],
-        final_scores int32[n, players])``. Rewards are the points each player gained; a finished game's final scores
-        are reported and it starts again. Nothing is applied if any id is illegal."""
+        """Apply one legal id per game: ``(rewards float32[n, players], terminated bool[n], truncated bool[n],
+        final_scores int32[n, players])``.
+
+        Rewards are the points each player gained. A game ends either *terminated* (over by the rules) or
+        *truncated* (its played area outgrew the window, so its next actions have no ids), never both, as in
+        Gymnasium: ``terminated | truncated`` is every game that ended. An ended game's final scores (the points
+        so far, for a truncated one) are reported and it starts again from the next seed. Nothing is applied if
+        any id is illegal."""
         actions = np.asarray(actions)
         if not np.issubdtype(actions.dtype, np.integer):
             raise TypeError(f"action ids must be integers, not {actions.dtype}")

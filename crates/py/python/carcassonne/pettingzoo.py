@@ -206,10 +206,18 @@ class SinglePlayerEnv(gymnasium.Env):
         self._bots: Dict[int, carcassonne.Bot] = {}
         self._ended = True
 
+    def _legal(self) -> Optional[List[int]]:
+        """The agent's legal ids, or ``None`` once the played area has outgrown the window (the episode is then
+        truncated, as in :class:`CarcassonneEnv`)."""
+        try:
+            return self.game.legal_action_ids()
+        except carcassonne.WindowError:
+            return None
+
     def _obs(self) -> Dict[str, np.ndarray]:
         mask = np.zeros(self._size, np.int8)
         if self.game.current_player == self.seat:
-            mask[self.game.legal_action_ids()] = 1
+            mask[self._legal() or []] = 1
         return {"observation": self.game.observation_flat(self.seat).astype(np.float32), "action_mask": mask}
 
     def _advance(self) -> None:
@@ -234,22 +242,31 @@ class SinglePlayerEnv(gymnasium.Env):
         return self._obs(), {"scores": self.game.scores()}
 
     def step(self, action: int):
+        """Apply the agent's id; then the draws and the bots, up to its next decision. Returns Gymnasium's
+        ``(observation, reward, terminated, truncated, info)``: ``terminated`` when the game is over by the rules,
+        ``truncated`` (never both) when its played area has outgrown the window, so that the agent's next actions
+        have no ids (``info["truncated_by"] == "window"``; with ``reward="outcome"`` the reward is then 0)."""
         if self._ended:
             raise RuntimeError("the episode is over: call reset()")
         before = self.game.scores()
-        if self.illegal == "lose" and int(action) not in self.game.legal_action_ids():
+        legal = self._legal()
+        if self.illegal == "lose" and (legal is None or int(action) not in legal):
             info = {"scores": self.game.scores(), "illegal_action": True}
             self._ended = True
             return self._obs(), -1.0, True, False, info
         self.game.apply(int(action))
         self._advance()
         over = self.game.is_over()
+        truncated = not over and self._legal() is None
         if self.reward_mode == "points":
             reward = float(self.game.scores()[self.seat] - before[self.seat])
         else:
             reward = float(self.game.returns()[self.seat]) if over else 0.0
-        self._ended = over
-        return self._obs(), reward, over, False, {"scores": self.game.scores()}
+        self._ended = over or truncated
+        info: Dict[str, Any] = {"scores": self.game.scores()}
+        if truncated:
+            info["truncated_by"] = "window"
+        return self._obs(), reward, over, truncated, info
 
     def render(self) -> Optional[str]:
         return repr(self.game)
