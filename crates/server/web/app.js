@@ -6,6 +6,7 @@ import { t, setLanguage, language, LANGUAGES } from "./i18n.js";
 import { Board, tileIcon, parseSpace } from "./board.js";
 import { PLAYER_COLORS, COLOUR_HEX, seatColour } from "./tiles.js";
 import { ruleLink } from "./rules.js";
+import { uiIcon } from "./icons.js";
 
 const root = document.getElementById("app");
 
@@ -88,13 +89,34 @@ async function lobby() {
     section(t("finishedGames"), finished, (g) => h("button", { onclick: () => go(`/replay/${g.id}`) }, t("replay")))));
 }
 
-async function joinGame(g) {
+// Take an open seat of game `g`: a small form on the page asks for the name to play under.
+function joinGame(g) {
   const seat = g.seats.find((s) => s.open);
-  const name = prompt(t("name"), "") || "";
-  const r = await post(`/api/games/${g.id}/join`, { seat: seat.seat, name });
-  if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
-  keepToken(g.id, r.data.seat, r.data.token);
-  go(`/play/${g.id}`);
+  document.querySelectorAll("dialog.join").forEach((d) => d.remove());
+  const input = h("input", { name: "name", maxlength: 40, autocomplete: "nickname", placeholder: t("defaultPlayer", { n: g.seats.indexOf(seat) + 1 }) });
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { method: "dialog" },
+    h("h2", {}, t("joinTitle")),
+    h("p", { class: "muted" }, t("joinWho", { names: g.seats.filter((s) => !s.open).map((s) => s.name).join(", ") })),
+    h("label", { class: "field" }, h("span", {}, t("name")), input),
+    error,
+    h("div", { class: "buttons" },
+      h("button", { type: "button", onclick: () => dlg.close() }, t("cancel")),
+      h("button", { class: "primary", type: "submit" }, t("join"))));
+  const dlg = h("dialog", { class: "join", "aria-label": t("joinTitle") }, form);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = input.value.trim() || input.placeholder;
+    const r = await post(`/api/games/${g.id}/join`, { seat: seat.seat, name });
+    if (!r.ok) { error.textContent = t("error", { msg: r.data?.error || r.status }); return; }
+    keepToken(g.id, r.data.seat, r.data.token);
+    dlg.close();
+    go(`/play/${g.id}`);
+  });
+  dlg.addEventListener("close", () => dlg.remove());
+  document.body.append(dlg);
+  dlg.showModal();
+  input.focus();
 }
 
 // ---------------------------------------------------------------- a new game
@@ -118,8 +140,8 @@ async function newGame() {
         palette.map((c) => h("option", { value: c, selected: s.colour === c }, t(`colour_${c}`)))),
       h("select", { "aria-label": t("seat", { n: i + 1 }), onchange: (e) => { s.kind = e.target.value; draw(); } },
         ["person", "bot", "open"].map((k) => h("option", { value: k, selected: s.kind === k }, k === "open" ? t("openSeat") : t(k)))),
-      s.kind !== "open" ? h("input", { value: s.name, placeholder: t("name"), maxlength: 40, "aria-label": t("name"), oninput: (e) => { s.name = e.target.value; } }) : null,
-      s.kind === "bot" ? h("select", { "aria-label": t("level"), onchange: (e) => { s.level = e.target.value; } },
+      s.kind !== "open" ? h("input", { value: s.name, placeholder: defaultNames(seats)[i], maxlength: 40, "aria-label": t("name"), oninput: (e) => { s.name = e.target.value; } }) : null,
+      s.kind === "bot" ? h("select", { "aria-label": t("level"), onchange: (e) => { s.level = e.target.value; draw(); } },
         ["easy", "medium", "hard", "greedy", "random"].map((l) => h("option", { value: l, selected: s.level === l }, t(l)))) : null,
       seats.length > 2 ? h("button", { type: "button", class: "small", onclick: () => { seats.splice(i, 1); draw(); } }, t("removeSeat")) : null));
     const setBoxes = SETS.map((id) => h("label", { class: "check" },
@@ -131,22 +153,22 @@ async function newGame() {
       [...modulesOn].some((m) => o.key.startsWith(`${m}.`) || (m === "crop_circles" && o.key.startsWith("crop.")) || (m === "halflings" && o.key.startsWith("halflings.")) || (m === "abbey" && o.key.startsWith("abbey.")))));
     const optionRows = relevant.map((o) => h("label", { class: "option" },
       h("span", { class: "key" }, o.key, o.rule ? h("small", {}, ` ${o.rule}`) : null),
-      h("select", { onchange: (e) => { values[o.key] = e.target.value; } },
-        o.values.map((v, i) => h("option", { value: v, selected: (values[o.key] ?? o.default) === v }, i === 0 ? `${v} (${t("defaultValue")})` : v))),
+      optionInput(o, values),
       h("span", { class: "doc" }, o.doc)));
-    form.replaceChildren(
+    form.replaceChildren(...[
       h("h2", {}, t("seats")), ...seatRows,
       seats.length < 6 ? h("button", { type: "button", onclick: () => { seats.push({ kind: "bot", level: "medium", name: "", colour: freeColour() }); draw(); } }, t("addSeat")) : null,
       h("h2", {}, t("expansions")), h("div", { class: "sets" }, h("label", { class: "check" }, h("input", { type: "checkbox", checked: true, disabled: true }), t("set_base")), ...setBoxes),
-      chosen.has("half") ? h("label", { class: "option" }, h("span", { class: "key" }, "tile file (.toml)"),
+      chosen.has("half") ? h("label", { class: "option" }, h("span", { class: "key" }, t("tileFile")),
         h("input", { type: "file", accept: ".toml", onchange: async (e) => { tileFile = e.target.files[0] ? await e.target.files[0].text() : null; } })) : null,
       optionRows.length ? h("details", { class: "options" }, h("summary", {}, t("options")), ...optionRows) : null,
-      h("p", {}, h("button", { class: "primary", type: "submit" }, t("create"))));
+      h("p", {}, h("button", { class: "primary", type: "submit" }, t("create")))].filter((c) => c !== null));
   };
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    const names = defaultNames(seats);
     const body = {
-      seats: seats.map((s) => ({ ...(s.kind === "bot" ? { bot: s.level, name: s.name || undefined } : s.kind === "open" ? { open: true } : { name: s.name || undefined }), colour: s.colour })),
+      seats: seats.map((s, i) => ({ ...(s.kind === "bot" ? { bot: s.level, name: names[i] } : s.kind === "open" ? { open: true } : { name: names[i] }), colour: s.colour })),
       sets: ["base", ...SETS.filter((s) => chosen.has(s))],
       rules: Object.fromEntries(Object.entries(values)),
     };
@@ -158,6 +180,34 @@ async function newGame() {
   });
   draw();
   root.replaceChildren(header(), h("main", { class: "page" }, h("h1", {}, t("newGame")), form));
+}
+
+// A rule option's control: a choice among its values, or, for a range of numbers (`1..24`), a number input with
+// those bounds (the default first in either).
+function optionInput(o, values) {
+  const range = o.values.map((v) => /^(-?\d+)\.\.(-?\d+)$/.exec(v)).find(Boolean);
+  if (range) {
+    return h("input", { type: "number", min: range[1], max: range[2], step: 1, required: true, value: values[o.key] ?? o.default,
+      "aria-label": o.key, oninput: (e) => { values[o.key] = e.target.value; } });
+  }
+  return h("select", { "aria-label": o.key, onchange: (e) => { values[o.key] = e.target.value; } },
+    o.values.map((v, i) => h("option", { value: v, selected: (values[o.key] ?? o.default) === v }, i === 0 ? `${v} (${t("defaultValue")})` : v)));
+}
+
+// Every seat's name: the one typed, or a default in the table's language ("Player 2", "greedy bot"), numbered when
+// two would otherwise be the same ("greedy bot 2"). An open seat's is its joiner's: none here.
+export function defaultNames(seats, tr = t) {
+  const typed = seats.map((s) => (s.kind === "open" ? null : (s.name || "").trim() || null));
+  const taken = new Set(typed.filter(Boolean));
+  return seats.map((s, i) => {
+    if (s.kind === "open") return undefined;
+    if (typed[i]) return typed[i];
+    const base = s.kind === "bot" ? tr("defaultBot", { level: tr(s.level) }) : tr("defaultPlayer", { n: i + 1 });
+    let name = base;
+    for (let k = 2; taken.has(name); k++) name = `${base} ${k}`;
+    taken.add(name);
+    return name;
+  });
 }
 
 function invites(created) {
@@ -232,9 +282,10 @@ class Table {
     return mine[pending] || mine[view?.seat] || mine[seats[0]];
   }
 
-  async start() {
+  // `fetched`: the view already asked for with the invite's token, so that a load asks for it once.
+  async start(fetched = null) {
     root.replaceChildren(header(), h("main", { class: "page" }, "…"));
-    const first = await get(`/api/games/${this.id}`, this.token(null));
+    const first = fetched && fetched.ok && this.token(fetched.data) === tokens(this.id)[fetched.data.seat] ? fetched : await get(`/api/games/${this.id}`, this.token(null));
     if (first.status === 404) { root.replaceChildren(header(), h("main", { class: "page" }, t("notFound"))); return; }
     const [tiles, events] = await Promise.all([get(`/api/games/${this.id}/tiles`), get(`/api/games/${this.id}/events`)]);
     this.catalogue = tiles.data.tiles;
@@ -257,9 +308,9 @@ class Table {
     this.scoreEl = h("section", { class: "scores", "aria-label": t("score") });
     this.boardEl = h("div", { class: "board-wrap" });
     this.zoomEl = h("div", { class: "zoom" },
-      h("button", { "aria-label": "+", onclick: () => { this.board.userMoved = true; this.board.zoom(1 / 1.25); } }, "+"),
-      h("button", { "aria-label": "−", onclick: () => { this.board.userMoved = true; this.board.zoom(1.25); } }, "−"),
-      h("button", { "aria-label": "fit", onclick: () => { this.board.userMoved = false; this.board.fit(); } }, "⤢"));
+      h("button", { "aria-label": t("zoomIn"), title: `${t("zoomIn")} (+)`, onclick: () => { this.board.userMoved = true; this.board.zoom(1 / 1.25); } }, uiIcon("zoomIn")),
+      h("button", { "aria-label": t("zoomOut"), title: `${t("zoomOut")} (−)`, onclick: () => { this.board.userMoved = true; this.board.zoom(1.25); } }, uiIcon("zoomOut")),
+      h("button", { "aria-label": t("zoomFit"), title: `${t("zoomFit")} (0)`, onclick: () => { this.board.userMoved = false; this.board.fit(); } }, uiIcon("fit")));
     this.boardEl.append(this.zoomEl);
     this.overlayEl = h("label", { class: "overlay-toggle check" }, h("input", { type: "checkbox", onchange: (e) => { this.board.overlay = e.target.checked; this.show(this.view); } }), t("overlay"));
     this.boardEl.append(this.overlayEl);
@@ -345,7 +396,9 @@ class Table {
 
   renderScores(players) {
     const g = this.view.game;
-    this.scoreEl.replaceChildren(...players.map((p) => h("div", { class: `player${g.active === p.player && !g.game_over ? " active" : ""}${this.view.seat === p.player ? " me" : ""}` },
+    // Whose turn it is: until a turn is confirmed, still its player's (the engine has already moved on).
+    const turn = this.view.awaiting_confirmation || g.active;
+    this.scoreEl.replaceChildren(...players.map((p) => h("div", { class: `player${turn === p.player && !g.game_over ? " active" : ""}${this.view.seat === p.player ? " me" : ""}`, "data-player": p.player },
       h("span", { class: "swatch", style: `background:${p.color}` }),
       h("span", { class: "pname" }, p.name, p.kind === "bot" ? h("small", { class: "tag" }, t("bot")) : null),
       h("strong", { class: "pscore", "aria-label": t("score") }, p.score),
@@ -402,8 +455,8 @@ class Table {
     if (mine) parts.push(...this.decisionControls(legal, pending, me));
     const buttons = [];
     if (mine && v.seat) buttons.push(h("button", { onclick: () => this.hint(), title: `${t("hint")} (H)` }, t("hint")));
-    if (v.can_take_back) buttons.push(h("button", { onclick: () => this.simple("take-back"), title: `${t("takeBack")} (Ctrl+Z)` }, `↶ ${t("takeBack")}`));
-    if (v.can_confirm) buttons.push(h("button", { class: "primary", onclick: () => this.simple("confirm"), title: `${t("confirm")} (C)` }, `✓ ${t("confirm")}`));
+    if (v.can_take_back) buttons.push(h("button", { onclick: () => this.simple("take-back"), title: `${t("takeBack")} (Ctrl+Z)` }, uiIcon("takeBack"), t("takeBack")));
+    if (v.can_confirm) buttons.push(h("button", { class: "primary", onclick: () => this.simple("confirm"), title: `${t("confirm")} (C)` }, uiIcon("confirm"), t("confirm")));
     if (buttons.length) parts.push(h("div", { class: "buttons" }, buttons));
     if (me?.hand?.length && !legal.some((a) => a.type === "place" && me.hand.includes(a.tile))) {
       parts.push(h("div", { class: "hand" }, h("h3", {}, t("hand")), me.hand.map((id) => tileIcon(this.board.tile(id), "r0", 48))));
@@ -448,7 +501,7 @@ class Table {
         const [dx, dy] = step[a.dir];
         this.board.mark(this.board.centreOf(`${x + dx},${y + dy}`), a.text, () => this.act(a.text), "dragon");
       }
-      out.push(h("div", { class: "buttons dragon-steps" }, dragon.map((a) => h("button", { onclick: () => this.act(a.text) }, { N: "↑", E: "→", S: "↓", W: "←" }[a.dir] + " " + a.dir))));
+      out.push(h("div", { class: "buttons dragon-steps" }, dragon.map((a) => h("button", { onclick: () => this.act(a.text), "aria-label": t(`dragon_${a.dir}`) }, uiIcon("arrow", { N: 0, E: 90, S: 180, W: 270 }[a.dir]), a.dir))));
     }
     const choices = legal.filter((a) => a.type === "crop" || a.type === "other");
     if (choices.length) {
@@ -499,8 +552,8 @@ class Table {
     const rotating = orients && orients.length > 1;
     out.push(h("div", { class: "in-hand" }, preview,
       h("div", { class: "buttons" },
-        h("button", { disabled: !rotating, "aria-label": t("rotateLeft"), title: `${t("rotateLeft")} (Shift+R)`, onclick: () => this.rotate(-1) }, "⟲"),
-        h("button", { disabled: !rotating, "aria-label": t("rotateRight"), title: `${t("rotateRight")} (R)`, onclick: () => this.rotate(1) }, "⟳"),
+        h("button", { disabled: !rotating, "aria-label": t("rotateLeft"), title: `${t("rotateLeft")} (Shift+R)`, onclick: () => this.rotate(-1) }, uiIcon("rotateLeft")),
+        h("button", { disabled: !rotating, "aria-label": t("rotateRight"), title: `${t("rotateRight")} (R)`, onclick: () => this.rotate(1) }, uiIcon("rotateRight")),
         h("button", { class: "primary", disabled: !this.sel.space, onclick: () => this.placeSelected(), title: "Enter" }, t("place")))));
     return out;
   }
@@ -671,7 +724,7 @@ class Table {
       h("div", { class: "buttons" },
         h("button", { onclick: () => { dlg.close(); go(`/replay/${this.id}`); } }, t("replay")),
         h("button", { class: "primary", onclick: () => { dlg.close(); go("/"); } }, t("backToLobby")),
-        h("button", { "aria-label": t("close"), onclick: () => dlg.close() }, "×")));
+        h("button", { "aria-label": t("close"), title: t("close"), onclick: () => dlg.close() }, uiIcon("close"))));
     this.finalDialog = dlg;
     document.body.append(dlg);
     dlg.showModal();
@@ -699,13 +752,14 @@ async function route() {
   if (play) {
     // An invite link: keep its token, and take it out of the address bar.
     const m = location.hash.match(/token=([0-9a-f]+)/);
+    let fetched = null;
     if (m) {
-      const r = await get(`/api/games/${play[1]}`, m[1]);
-      if (r.ok && r.data.seat) keepToken(play[1], r.data.seat, m[1]);
+      fetched = await get(`/api/games/${play[1]}`, m[1]);
+      if (fetched.ok && fetched.data.seat) keepToken(play[1], fetched.data.seat, m[1]);
       history.replaceState({}, "", path);
     }
     current = new Table(play[1]);
-    return current.start();
+    return current.start(fetched);
   }
   const replay = path.match(/^\/replay\/([0-9a-f]{16})$/);
   if (replay) {

@@ -62,6 +62,10 @@ const STRINGS = {
     n_tiles: "{n} tiles", n_pennants: "{n} pennants", n_cities: "{n} completed cities",
     n_tiles_one: "1 tile", n_pennants_one: "1 pennant", n_cities_one: "1 completed city", stack_one: "1 tile left", abbey: "abbey", triangle: "triangles",
     reason_barn_placed: "barn placed", reason_barn_connected: "barn joined", reason_barns: "barns", reason_farmers: "farmers",
+    tileFile: "Your own triangles (a tile file, .toml)", defaultPlayer: "Player {n}", defaultBot: "{level} bot",
+    zoomIn: "Zoom in", zoomOut: "Zoom out", zoomFit: "Show the whole board",
+    dragon_N: "Dragon one step north", dragon_E: "Dragon one step east", dragon_S: "Dragon one step south", dragon_W: "Dragon one step west",
+    joinTitle: "Join the game", joinWho: "Playing: {names}", cancel: "Cancel",
     colour_red: "red", colour_blue: "blue", colour_green: "green", colour_yellow: "yellow", colour_black: "black", colour_purple: "purple",
   },
   ro: {
@@ -124,29 +128,55 @@ const STRINGS = {
     crop_A: "A — fiecare poate adăuga o figură lângă una de-a sa", crop_B: "B — fiecare își ia înapoi una de-a sa",
     role_knight: "cavaleri", role_highwayman: "tâlhari", role_farmer: "țărani",
     n_tiles: "{n} piese", n_pennants: "{n} steme", n_cities: "{n} orașe terminate",
-    n_tiles_one: "1 piesă", n_pennants_one: "1 stemă", n_cities_one: "1 oraș terminat", stack_one: "1 piesă rămasă", abbey: "abație", triangle: "triunghiuri",
+    n_tiles_one: "1 piesă", n_pennants_one: "1 stemă", n_cities_one: "1 oraș terminat", stack_one: "1 piesă rămasă",
+    n_tiles_other: "{n} de piese", n_pennants_other: "{n} de steme", n_cities_other: "{n} de orașe terminate",
+    stack_other: "{n} de piese rămase", abbey: "abație", triangle: "triunghiuri",
     reason_barn_placed: "hambar așezat", reason_barn_connected: "hambar unit", reason_barns: "hambare", reason_farmers: "țărani",
+    tileFile: "Triunghiurile tale (un fișier de piese, .toml)", defaultPlayer: "Jucătorul {n}", defaultBot: "Robot {level}",
+    zoomIn: "Mărește", zoomOut: "Micșorează", zoomFit: "Arată toată tabla",
+    dragon_N: "Dragonul un pas spre nord", dragon_E: "Dragonul un pas spre est", dragon_S: "Dragonul un pas spre sud", dragon_W: "Dragonul un pas spre vest",
+    joinTitle: "Intră în partidă", joinWho: "Joacă: {names}", cancel: "Renunță",
     colour_red: "roșu", colour_blue: "albastru", colour_green: "verde", colour_yellow: "galben", colour_black: "negru", colour_purple: "mov",
   },
 };
 
 export const LANGUAGES = { en: "English", ro: "Română" };
 
-let lang = localStorage.getItem("carc.lang") || ((navigator.language || "en").toLowerCase().startsWith("ro") ? "ro" : "en");
+// Outside a browser (the unit tests under Node) there is no storage and no document: English, kept nowhere.
+const store = typeof localStorage === "undefined" ? null : localStorage;
+let lang = store?.getItem("carc.lang") || ((globalThis.navigator?.language || "en").toLowerCase().startsWith("ro") ? "ro" : "en");
 
 export function language() { return lang; }
 
 export function setLanguage(l) {
   if (!STRINGS[l]) return;
   lang = l;
-  localStorage.setItem("carc.lang", l);
-  document.documentElement.lang = l;
+  store?.setItem("carc.lang", l);
+  if (typeof document !== "undefined") document.documentElement.lang = l;
 }
 
-// The text for `key`, with `{name}` placeholders filled from `params`.
-export function t(key, params = {}) {
-  // `key_one` is the singular form, used when the count `n` is 1.
-  if (params.n === 1 && (STRINGS[lang][`${key}_one`] || STRINGS.en[`${key}_one`])) key = `${key}_one`;
-  const s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+// The plural category of `n` in language `l` (`one`, `few`, `other`, …), by the language's own rules.
+const pluralRules = new Map();
+export function pluralCategory(l, n) {
+  if (!pluralRules.has(l)) pluralRules.set(l, new Intl.PluralRules(l));
+  return pluralRules.get(l).select(n);
+}
+
+// The text for `key` in language `l`, with `{name}` placeholders filled from `params`. With a count `n`, the form
+// for its plural category (`key_one`, `key_few`, `key_other`, …) is used where the language has one, else `key`:
+// Romanian says "1 piesă", "19 piese", "20 de piese", "101 piese".
+export function translate(l, key, params = {}) {
+  const table = STRINGS[l] || STRINGS.en;
+  let s;
+  if (typeof params.n === "number") {
+    const form = `${key}_${pluralCategory(l, params.n)}`;
+    s = table[form] ?? (table[key] === undefined ? STRINGS.en[`${key}_${pluralCategory("en", params.n)}`] : undefined);
+  }
+  s ??= table[key] ?? STRINGS.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
+}
+
+// The text for `key` in the table's language.
+export function t(key, params = {}) {
+  return translate(lang, key, params);
 }

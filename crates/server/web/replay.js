@@ -3,6 +3,7 @@
 
 import { Board } from "./board.js";
 import { seatColour } from "./tiles.js";
+import { uiIcon } from "./icons.js";
 
 export class Replay {
   constructor(id, ui) {
@@ -28,10 +29,10 @@ export class Replay {
     const wrap = h("div", { class: "board-wrap" });
     this.slider = h("input", { type: "range", min: 0, max: this.total, value: this.total, "aria-label": t("step"), oninput: (e) => this.goto(Number(e.target.value)) });
     this.label = h("span", { class: "step-label" });
-    const btn = (text, label, f) => h("button", { "aria-label": label, title: label, onclick: f }, text);
+    const btn = (icon, label, f) => h("button", { "aria-label": label, title: label, onclick: f }, uiIcon(icon));
     const controls = h("div", { class: "replay-controls buttons" },
-      btn("⏮", t("start"), () => this.goto(0)), btn("◀", t("back"), () => this.goto(this.at - 1)),
-      this.slider, btn("▶", t("forward"), () => this.goto(this.at + 1)), btn("⏭", t("end"), () => this.goto(this.total)), this.label);
+      btn("start", t("start"), () => this.goto(0)), btn("back", t("back"), () => this.goto(this.at - 1)),
+      this.slider, btn("forward", t("forward"), () => this.goto(this.at + 1)), btn("end", t("end"), () => this.goto(this.total)), this.label);
     root.replaceChildren(header([h("span", { class: "game-id" }, `${t("replay")} ${this.id}`)]),
       h("main", { class: "table replay" }, this.scoreEl, wrap, h("aside", { class: "side" }, controls)));
     this.board = new Board(wrap, tiles.data.tiles);
