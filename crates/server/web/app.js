@@ -7,6 +7,7 @@ import { Board, tileIcon, parseSpace } from "./board.js";
 import { PLAYER_COLORS, COLOUR_HEX, seatColour } from "./tiles.js";
 import { ruleLink } from "./rules.js";
 import { uiIcon } from "./icons.js";
+import { yourTurn, leave, soundOn, setSound } from "./attention.js";
 
 const root = document.getElementById("app");
 
@@ -300,6 +301,7 @@ class Table {
 
   stop() {
     document.removeEventListener("keydown", this.keys);
+    leave();
     this.closed = true;
     if (this.ws) this.ws.close();
   }
@@ -391,7 +393,16 @@ class Table {
     this.renderPanel();
     this.renderLog();
     this.renderLeft();
+    // In the background, the tab says when it is this browser's turn (and chimes, if asked, when it has just become so).
+    const mine = this.myTurn(view);
+    yourTurn(mine, () => t("yourTurnTitle"), mine && this.wasMine === false);
+    this.wasMine = mine;
     if (view.status === "finished" && !this.finalShown) this.finalScreen();
+  }
+
+  // Whether this browser has something to decide or confirm in the view.
+  myTurn(view) {
+    return view.status === "running" && !!view.seat && (view.game.actions.length > 0 || view.can_confirm);
   }
 
   renderScores(players) {
@@ -466,6 +477,8 @@ class Table {
         const r = await post(`/api/games/${this.id}/settings`, { auto_confirm: e.target.checked }, this.token(v));
         if (r.ok) this.show(r.data);
       } }), t("autoConfirm")));
+      parts.push(h("label", { class: "check small sound-toggle" }, h("input", { type: "checkbox", checked: soundOn(), onchange: (e) => { setSound(e.target.checked); this.renderPanel(); } }),
+        uiIcon(soundOn() ? "soundOn" : "soundOff"), t("soundToggle")));
     }
     if (mine) {
       parts.push(h("details", { class: "all-actions" }, h("summary", {}, t("chooseAction")),

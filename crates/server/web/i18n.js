@@ -66,6 +66,7 @@ const STRINGS = {
     zoomIn: "Zoom in", zoomOut: "Zoom out", zoomFit: "Show the whole board",
     dragon_N: "Dragon one step north", dragon_E: "Dragon one step east", dragon_S: "Dragon one step south", dragon_W: "Dragon one step west",
     joinTitle: "Join the game", joinWho: "Playing: {names}", cancel: "Cancel",
+    yourTurnTitle: "Your turn", soundToggle: "A chime when it is my turn (tab in the background)",
     colour_red: "red", colour_blue: "blue", colour_green: "green", colour_yellow: "yellow", colour_black: "black", colour_purple: "purple",
   },
   ro: {
@@ -136,6 +137,7 @@ const STRINGS = {
     zoomIn: "Mărește", zoomOut: "Micșorează", zoomFit: "Arată toată tabla",
     dragon_N: "Dragonul un pas spre nord", dragon_E: "Dragonul un pas spre est", dragon_S: "Dragonul un pas spre sud", dragon_W: "Dragonul un pas spre vest",
     joinTitle: "Intră în partidă", joinWho: "Joacă: {names}", cancel: "Renunță",
+    yourTurnTitle: "E rândul tău", soundToggle: "Un sunet când e rândul meu (fila în fundal)",
     colour_red: "roșu", colour_blue: "albastru", colour_green: "verde", colour_yellow: "galben", colour_black: "negru", colour_purple: "mov",
   },
 };

@@ -6,6 +6,8 @@
 // 2. Games with every module, by clicks, until each kind of decision has been answered through the table.
 // 3. Two people in two browser contexts: neither page ever shows the other's triangles.
 // 6. A game whose last action is the person's own, its socket slow: the final scores still add up, and stay at hand.
+// 7. The small defects of issue 22 (item 6), each a check of its own.
+// 8. A tab in the background says when it is the person's turn (issue 22, item 9).
 // Every page must log no console error. On every move, every spot of the decision showing must be its own (none on
 // another, each reached by a click at its centre), and a finished game's final scores must add up to the scores shown.
 // Screenshots go to OUT_DIR. Exits 1 on any failure.
@@ -428,6 +430,112 @@ if (runs("small")) {
   if (nativeDialogs.length) failures.push(`small ones: the browser's own dialogs were opened: ${nativeDialogs.join("; ")}`);
   report.small = small;
 }
+
+// Make the page believe its tab is in the background (`hidden`) or in front, as a browser tells it.
+async function setHidden(page, hidden) {
+  await page.evaluate((hidden) => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, hidden);
+}
+
+// 8. In the background (issue 22, item 9): when it becomes the person's turn, the tab's title and icon say so; the
+// chime is off until switched on, then sounds (WebAudio, nothing fetched); in front again, all is as it was.
+if (runs("background")) await guarded("background", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  watch(page, "background");
+  // Count the tones the page starts and every sound file it asks for.
+  await page.addInitScript(() => {
+    // Every title the page shows, in order.
+    window.__titles = [];
+    new MutationObserver(() => { if (window.__titles.at(-1) !== document.title) window.__titles.push(document.title); })
+      .observe(document, { subtree: true, childList: true, characterData: true });
+    window.__tones = 0;
+    const Context = window.AudioContext;
+    if (Context) {
+      const make = Context.prototype.createOscillator;
+      Context.prototype.createOscillator = function () { window.__tones++; return make.call(this); };
+    }
+  });
+  const fetchedSounds = [];
+  page.on("request", (req) => { if (/\.(mp3|ogg|wav|m4a|webm|opus)(\?|$)/.test(req.url()) || req.resourceType() === "media") fetchedSounds.push(req.url()); });
+  await createByForm(page, []);
+  await page.waitForSelector(".space-mark");
+  const state = () => page.evaluate(() => ({ title: document.title, icon: document.querySelector("link[rel~=icon]")?.getAttribute("href") || "", tones: window.__tones }));
+  const plain = await state();
+  const bg = {};
+  // The chime is off at first.
+  const toggle = page.getByLabel(/A chime when it is my turn/);
+  if (!await toggle.count()) failures.push("background: no switch for the chime");
+  else if (await toggle.isChecked()) failures.push("background: the chime is on before anyone switched it on");
+  // It is Ana's turn and the tab goes to the background: it says so at once.
+  await setHidden(page, true);
+  const hidden = await state();
+  bg.hidden_on_turn = hidden.title;
+  if (!/^Your turn/.test(hidden.title)) failures.push(`background: hidden on the person's turn, the title is "${hidden.title}"`);
+  if (hidden.icon === plain.icon) failures.push("background: hidden on the person's turn, the tab's icon is the same");
+  if (hidden.tones) failures.push(`background: ${hidden.tones} tones with the chime off`);
+  await setHidden(page, false);
+  const back = await state();
+  if (back.title !== plain.title || back.icon !== plain.icon) failures.push(`background: in front again, the title is "${back.title}" and the icon ${back.icon.slice(0, 40)}`);
+  // The person plays a turn; the chime is switched on (it sounds once, to be heard); the tab goes to the background
+  // and the turn is confirmed there; the bot moves; it is the person's turn again.
+  await page.locator(".space-mark").first().click();
+  await page.getByRole("button", { name: "Place" }).click();
+  const confirm = page.getByRole("button", { name: /Confirm turn/ });
+  for (let i = 0; i < 50 && !await confirm.count(); i++) {
+    if (await page.locator("button[data-action=pass]").count()) await page.locator("button[data-action=pass]").click();
+    await page.waitForTimeout(100);
+  }
+  if (await toggle.count()) {
+    await toggle.check();
+    bg.preview_tones = (await state()).tones;
+    if (!bg.preview_tones) failures.push("background: switching the chime on sounds nothing");
+    bg.stored = await page.evaluate(() => localStorage.getItem("carc.sound"));
+    if (bg.stored !== "1") failures.push(`background: the chime's switch is kept as ${bg.stored}`);
+  }
+  const before = (await state()).tones;
+  await setHidden(page, true);
+  const from = await page.evaluate(() => window.__titles.length);
+  await page.evaluate(() => [...document.querySelectorAll("button")].find((b) => /Confirm turn/.test(b.textContent))?.click());
+  // The bot's turn (the title the page's own), then the person's again (the title says so).
+  try {
+    await page.waitForFunction((from) => {
+      const seen = window.__titles.slice(from);
+      const plain = seen.findIndex((x) => !/^Your turn/.test(x));
+      return plain >= 0 && seen.slice(plain).some((x) => /^Your turn/.test(x));
+    }, from, { timeout: 8000 });
+  } catch {
+    failures.push(`background: after confirming in the background, the titles were ${JSON.stringify(await page.evaluate((from) => window.__titles.slice(from), from))}`);
+  }
+  const turn = await state();
+  bg.title = turn.title;
+  bg.tones_on_turn = turn.tones - before;
+  if (await toggle.count() && !bg.tones_on_turn) failures.push("background: the chime is on, and its turn came in the background without a sound");
+  // How it looks: the test draws a tab strip (a browser's own is not in a screenshot) with the page's title and icon.
+  await page.evaluate(({ title, icon }) => {
+    const bar = document.createElement("div");
+    bar.id = "test-tab-strip";
+    bar.style.cssText = "position:fixed;top:0;left:0;right:0;height:36px;background:#dee1e6;display:flex;align-items:flex-end;padding-left:8px;z-index:99;font:13px system-ui,sans-serif";
+    bar.innerHTML = `<div style="background:#fff;border-radius:8px 8px 0 0;height:30px;width:260px;display:flex;align-items:center;gap:8px;padding:0 10px"><img src="${icon}" width="16" height="16"><span></span></div><span style="margin:0 0 8px 12px;color:#555">(tab strip drawn by the test: the page is in the background)</span>`;
+    bar.querySelector("span").textContent = title;
+    document.body.style.paddingTop = "36px";
+    document.body.append(bar);
+  }, turn);
+  await page.screenshot({ path: `${out}/8-background-title.png` });
+  await page.evaluate(() => { document.getElementById("test-tab-strip")?.remove(); document.body.style.paddingTop = ""; });
+  await setHidden(page, false);
+  const front = await state();
+  if (front.title !== plain.title || front.icon !== plain.icon) failures.push(`background: in front again after the turn came, the title is "${front.title}"`);
+  // The switch is remembered.
+  await page.reload({ waitUntil: "networkidle" });
+  await page.waitForSelector("svg.board");
+  if (await toggle.count() && !await toggle.isChecked()) failures.push("background: after a reload the chime is off again");
+  if (fetchedSounds.length) failures.push(`background: sound files fetched: ${fetchedSounds.join(", ")}`);
+  report.background = bg;
+  await page.close();
+});
 
 // 1. A whole base game against a bot.
 if (runs("base")) {
