@@ -15,13 +15,26 @@ EVERY_SET = ["base", "am", "pd", "cc", "half"]
 
 
 def carc_command():
-    """`carc` from CARC_BIN, else the workspace's release build, else `cargo run`."""
+    """`carc` from CARC_BIN, else the workspace's release build (made before the tests if missing, see below)."""
     if os.environ.get("CARC_BIN"):
         return [os.environ["CARC_BIN"]]
-    built = REPO / "target" / "release" / "carc"
-    if built.exists():
-        return [str(built)]
-    return ["cargo", "run", "--release", "-q", "--manifest-path", str(REPO / "Cargo.toml"), "-p", "carcassonne-cli", "--"]
+    return [str(REPO / "target" / "release" / "carc")]
+
+
+def pytest_sessionstart(session):
+    """Some tests replay Python's records with the real `carc`. Without CARC_BIN and without a release build, build
+    it here, once, in view (it takes minutes on a small machine), rather than silently inside the first test."""
+    if os.environ.get("CARC_BIN") or (REPO / "target" / "release" / "carc").exists():
+        return
+    command = ["cargo", "build", "--release", "-p", "carcassonne-cli", "--manifest-path", str(REPO / "Cargo.toml")]
+    capture = session.config.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print(
+            "\ncarcassonne tests: building `carc` for the tests that replay records "
+            f"({' '.join(command[:5])}); set CARC_BIN to use another build",
+            flush=True,
+        )
+        subprocess.run(command, check=True)
 
 
 def carc_scores(record_path):

@@ -43,6 +43,7 @@ __all__ = [
     "TERMINAL",
     "VecGame",
     "WindowError",
+    "outcome",
     "play",
     "rule_options",
     "setup_json",
