@@ -3,8 +3,8 @@
 // table (/play/{id}, an invite link carries the seat's token after #), a replay (/replay/{id}) and the rules (/rules).
 
 import { t, setLanguage, language, LANGUAGES } from "./i18n.js";
-import { Board, tileIcon, parseSpace } from "./board.js";
-import { PLAYER_COLORS, COLOUR_HEX, seatColour } from "./tiles.js";
+import { Board, tileIcon, parseSpace, seatMark } from "./board.js";
+import { PLAYER_COLORS, COLOUR_HEX, seatColour, inkOn } from "./tiles.js";
 import { ruleLink } from "./rules.js";
 import { uiIcon } from "./icons.js";
 import { yourTurn, leave, soundOn, setSound } from "./attention.js";
@@ -136,7 +136,7 @@ async function newGame() {
   const form = h("form", { class: "new-game" });
   const draw = () => {
     const seatRows = seats.map((s, i) => h("div", { class: "seat-row" },
-      h("span", { class: "swatch", style: `background:${COLOUR_HEX[s.colour]}` }),
+      h("span", { class: "swatch numbered", style: `background:${COLOUR_HEX[s.colour]};color:${inkOn(COLOUR_HEX[s.colour])}`, "aria-hidden": "true" }, String(i + 1)),
       h("select", { "aria-label": t("color"), onchange: (e) => { const other = seats.find((o) => o.colour === e.target.value); if (other) other.colour = s.colour; s.colour = e.target.value; draw(); } },
         palette.map((c) => h("option", { value: c, selected: s.colour === c }, t(`colour_${c}`)))),
       h("select", { "aria-label": t("seat", { n: i + 1 }), onchange: (e) => { s.kind = e.target.value; draw(); } },
@@ -224,6 +224,13 @@ function invites(created) {
 
 // ---------------------------------------------------------------- the table
 
+// What identifies a control across a redraw: its kind and its name.
+function focusKey(e) {
+  return `${e.tagName}|${e.getAttribute("aria-label") || e.closest("label")?.textContent.trim() || e.textContent.trim()}`;
+}
+
+const dialogOpen = () => !!document.querySelector("dialog[open]");
+
 // A crop-circle choice in words: `crop A`, `crop knight B`, `crop farmer` (the English reading names the role only).
 function choiceLabel(text) {
   const w = text.split(" ");
@@ -235,6 +242,25 @@ function choiceLabel(text) {
   if (letter) parts.push(t(`crop_${letter}`));
   return parts.join(": ") || text;
 }
+
+// A seat's colour with its number on it, as its figures carry it (colour is never the only way to tell seats apart).
+export function seatSwatch(p) {
+  return h("span", { class: "swatch numbered", style: `background:${p.color};color:${inkOn(p.color)}`, "aria-hidden": "true" }, seatMark(p.player));
+}
+
+// A segment in words: "road, west", "field, north-east", "monastery". A field's half-edge (`Nw`, `Es`) is named by
+// the corner it is nearer to; a triangle's long side is `L`.
+const HALF_DIR = { Nw: "NW", Ne: "NE", En: "NE", Es: "SE", Se: "SE", Sw: "SW", Ws: "SW", Wn: "NW", La: "L", Lb: "L" };
+export function segmentWords(segment, tr = t) {
+  if (!segment) return "";
+  const [kind, rest = ""] = segment.split("@");
+  const feature = tr(`feature_${kind}`);
+  const pos = rest.split("#")[0];
+  const dir = pos.length === 1 ? pos : HALF_DIR[pos];
+  return dir ? tr("featureAt", { feature, where: tr(`dir_${dir}`) }) : feature;
+}
+
+const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // A player's figures in supply, as small pictures with counts.
 function supplyIcons(p) {
@@ -293,7 +319,7 @@ class Table {
     this.events = events.data.events;
     this.eventsVersion = events.data.version;
     this.layout();
-    this.board = new Board(this.boardEl, this.catalogue);
+    this.board = new Board(this.boardEl, this.catalogue, { label: t("boardLabel") });
     await this.refresh(first);
     this.connect();
     document.addEventListener("keydown", this.keys);
@@ -410,7 +436,7 @@ class Table {
     // Whose turn it is: until a turn is confirmed, still its player's (the engine has already moved on).
     const turn = this.view.awaiting_confirmation || g.active;
     this.scoreEl.replaceChildren(...players.map((p) => h("div", { class: `player${turn === p.player && !g.game_over ? " active" : ""}${this.view.seat === p.player ? " me" : ""}`, "data-player": p.player },
-      h("span", { class: "swatch", style: `background:${p.color}` }),
+      seatSwatch(p),
       h("span", { class: "pname" }, p.name, p.kind === "bot" ? h("small", { class: "tag" }, t("bot")) : null),
       h("strong", { class: "pscore", "aria-label": t("score") }, p.score),
       h("span", { class: "supply" }, supplyIcons(p)))),
@@ -433,6 +459,10 @@ class Table {
 
   renderPanel() {
     const v = this.view, g = v.game;
+    // The control that had the keyboard's focus has it again once the panel is drawn anew.
+    const focused = document.activeElement;
+    const hadFocus = !!focused && (this.panelEl.contains(focused) || this.boardEl.contains(focused));
+    const key = focused && this.panelEl.contains(focused) ? focusKey(focused) : null;
     // Each legal action with its parts named by the server (type, tile, space, orient, figure, segment, …).
     const legal = g.actions;
     const pending = g.pending;
@@ -446,7 +476,7 @@ class Table {
     else if (mine) headline = t(`decision_${pending.kind}`, { step: pending.step });
     else if (v.awaiting_confirmation) headline = t("waitingFor", { name: this.nameOf(v.awaiting_confirmation) });
     else headline = pending.player ? t("waitingFor", { name: this.nameOf(pending.player) }) : t(`decision_${pending.kind}`);
-    parts.push(h("h2", { class: mine || v.can_confirm ? "yours" : "" }, headline));
+    parts.push(h("h2", { class: mine || v.can_confirm ? "yours" : "", tabindex: -1 }, headline));
     // One click to the rule the decision is about (the wagon's under the edition chosen).
     const rules = v.setup.rules || {};
     const about = {
@@ -494,6 +524,17 @@ class Table {
     this.panelEl.dataset.seat = v.seat || "";
     // Every spot of the decision is on the board now: each gets its own place.
     this.board.layoutSpots();
+    if (key) {
+      const again = [...this.panelEl.querySelectorAll("button, input, select, a, summary")].find((e) => !e.disabled && focusKey(e) === key);
+      if (again) again.focus({ preventScroll: true });
+    }
+    this.board.refocus = null;
+    // The focus was on a control that is gone (the tile was placed): it goes to the decision's first spot, or to
+    // its headline, rather than back to the top of the page.
+    if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
+      const next = this.boardEl.querySelector(".layer-spots .mark, .layer-marks .space-mark") || this.panelEl.querySelector("h2");
+      next?.focus({ preventScroll: true });
+    }
   }
 
   // The controls for the decision asked: the tile to place and its spots, the figures' spots, the dragon's steps…
@@ -512,7 +553,7 @@ class Table {
       const step = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
       for (const a of dragon) {
         const [dx, dy] = step[a.dir];
-        this.board.mark(this.board.centreOf(`${x + dx},${y + dy}`), a.text, () => this.act(a.text), "dragon");
+        this.board.mark(this.board.centreOf(`${x + dx},${y + dy}`), t(`dragon_${a.dir}`), () => this.act(a.text), "dragon");
       }
       out.push(h("div", { class: "buttons dragon-steps" }, dragon.map((a) => h("button", { onclick: () => this.act(a.text), "aria-label": t(`dragon_${a.dir}`) }, uiIcon("arrow", { N: 0, E: 90, S: 180, W: 270 }[a.dir]), a.dir))));
     }
@@ -553,7 +594,7 @@ class Table {
     const orients = this.sel.space ? spaces.get(this.sel.space) : null;
     if (this.sel.space && (!orients || !orients.includes(this.sel.orient))) this.sel.orient = orients ? orients[0] : null;
     for (const [space, os] of spaces) {
-      this.board.spaceMark(space, `${tile} ${space}`, () => {
+      this.board.spaceMark(space, t("spot_space", { space }), () => {
         if (this.sel.space === space) return this.placeSelected();
         this.sel.space = space;
         this.sel.orient = os.includes(this.sel.orient) ? this.sel.orient : os[0];
@@ -601,6 +642,7 @@ class Table {
 
   spots(actions) {
     const out = [];
+    const labels = this.spotLabels(actions);
     const last = this.view.game.board[this.view.game.board.length - 1];
     const figures = [...new Set(actions.filter((a) => a.type === "deploy" || a.type === "portal").map((a) => a.figure))];
     if (figures.length > 1) {
@@ -626,9 +668,35 @@ class Table {
       } else {
         at = this.board.segmentPoint(a.space, a.segment, a.corner);
       }
-      if (at) this.board.mark(at, a.text, () => this.act(a.text), a.type, this.spotTag(a));
+      if (at) this.board.mark(at, labels.get(a.text), () => this.act(a.text), a.type, this.spotTag(a));
     }
     return out;
+  }
+
+  // What a spot does, in words (its accessible name and its tooltip): "Meeple on the road, west". Two spots that
+  // would read the same (two like meeples after a crop circle) say their notation too.
+  spotLabels(actions) {
+    const words = actions.map((a) => [a.text, capitalise(this.spotWords(a))]);
+    const count = new Map();
+    for (const [, w] of words) count.set(w, (count.get(w) || 0) + 1);
+    return new Map(words.map(([text, w]) => [text, count.get(w) > 1 ? `${w} (${text})` : w]));
+  }
+
+  spotWords(a) {
+    const segment = segmentWords(a.segment);
+    const who = a.player ? this.nameOf(a.player) : "";
+    const figure = a.figure ? t(a.figure) : "";
+    switch (a.type) {
+      case "deploy": return t("spot_deploy", { figure, segment });
+      case "barn": return t("spot_barn", { where: t(`dir_${a.corner}`) });
+      case "portal": return t("spot_portal", { figure, segment, space: a.space });
+      case "wagon-move": return t("spot_wagon", { segment, space: a.space });
+      case "princess": return t("spot_princess", { who, figure, segment });
+      case "fairy": return a.player ? t("spot_fairy_next", { who, figure, segment, space: a.space }) : t("spot_fairy_space", { space: a.space });
+      case "crop-add": return t("spot_crop_add", { figure, segment, space: a.space });
+      case "crop-remove": return t("spot_crop_remove", { who, figure, segment, space: a.space });
+      default: return a.text;
+    }
   }
 
   // What a spot says it is: the barn's figure, or the letter of the feature its segment belongs to. A ring around a
@@ -642,6 +710,9 @@ class Table {
 
   key(e) {
     if (e.target.closest("input, select, textarea")) return;
+    // A spot or a button answered the key itself (Enter on a spot chooses it, on a button presses it).
+    if (e.defaultPrevented || dialogOpen()) return;
+    const onControl = e.target.closest("button, a, summary, [role=button]");
     const v = this.view;
     // The turn's buttons from the keyboard: take back, confirm, pass (or draw), hint.
     if ((e.key === "z" && (e.ctrlKey || e.metaKey)) || e.key === "Backspace") {
@@ -652,7 +723,7 @@ class Table {
     if (e.key === "p" && v?.game.legal.includes("pass")) { this.act("pass"); return; }
     if (e.key === "h" && v?.game.legal.length && v.seat) { this.hint(); return; }
     if (e.key === "r" || e.key === "R") { this.rotate(e.shiftKey ? -1 : 1); e.preventDefault(); }
-    else if (e.key === "Enter" && this.sel.space) { this.placeSelected(); e.preventDefault(); }
+    else if (e.key === "Enter" && this.sel.space && !onControl) { this.placeSelected(); e.preventDefault(); }
     else if (e.key === "Escape") { this.sel.space = null; this.renderPanel(); }
     else if (e.key === "+" || e.key === "=") { this.board.userMoved = true; this.board.zoom(1 / 1.25); }
     else if (e.key === "-") { this.board.userMoved = true; this.board.zoom(1.25); }
@@ -724,7 +795,7 @@ class Table {
     const table = h("table", { class: "final-split" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), used.map((k) => h("th", {}, t(k === "fairy" ? "fairy" : `feature_${k}`))), h("th", {}, t("score")))),
       h("tbody", {}, sorted.map((p) => h("tr", {},
-        h("td", {}, h("span", { class: "swatch", style: `background:${p.color}` }), ` ${p.name}`),
+        h("td", {}, seatSwatch(p), ` ${p.name}`),
         used.map((k) => {
           const a = split.get(p.player)[`${k}:turn`], b = split.get(p.player)[`${k}:final`];
           return h("td", { title: `${a} + ${b}` }, String(a + b));

@@ -98,9 +98,11 @@ export function spread(points, need, passes = 80) {
 }
 
 export class Board {
-  constructor(container, tiles) {
+  // `label`: what the board is called for a screen reader, in the table's language. The board is a group, so that
+  // its spots (buttons) can be reached inside it.
+  constructor(container, tiles, { label = "Board" } = {}) {
     this.tiles = new Map(tiles.map((t) => [t.id, t]));
-    this.svg = el("svg", { class: "board", role: "img", "aria-label": "board" });
+    this.svg = el("svg", { class: "board", role: "group", "aria-label": label });
     container.appendChild(this.svg);
     defs(this.svg);
     this.layers = {};
@@ -272,14 +274,14 @@ export class Board {
       this.figures.set(figureKey(m.space, m.segment, m.corner, m.player, m.kind === "normal" ? "meeple" : m.kind), at);
       const color = players[Number(m.player.slice(1)) - 1]?.color || PLAYER_COLORS[0];
       figure(this.layers.figures, m.kind === "normal" ? "meeple" : m.kind, color, at,
-        { farmer: m.segment.startsWith("field") });
+        { farmer: m.segment.startsWith("field"), mark: seatMark(m.player) });
       if (m.fairy) this.fairyAt([at[0] + 14, at[1] - 8]);
     });
     for (const b of state.barns || []) {
       const [ox, oy] = origin(parseSpace(b.space));
       const corner = { NE: [100, 0], SE: [100, 100], SW: [0, 100], NW: [0, 0] }[b.corner];
       const color = players[Number(b.player.slice(1)) - 1]?.color;
-      figure(this.layers.figures, "barn", color, [ox + corner[0], oy + corner[1] - 6]);
+      figure(this.layers.figures, "barn", color, [ox + corner[0], oy + corner[1] - 6], { mark: seatMark(b.player) });
     }
     // Who holds what: every segment of a feature with figures, ringed in its holders' colours.
     if (this.overlay) {
@@ -323,7 +325,11 @@ export class Board {
     el("circle", { r: 3, fill: "#f7d8e8", stroke: "#a0507a", "stroke-width": 0.8 }, g);
   }
 
+  // The marks go and come back with every change of the decision: the one that had the keyboard's focus gets it
+  // again (by its label) when it comes back.
   clearMarks() {
+    const focused = document.activeElement;
+    if (focused && this.svg.contains(focused)) this.refocus = focused.getAttribute("aria-label");
     this.layers.marks.replaceChildren();
     this.layers.ghost.replaceChildren();
     this.layers.spots.replaceChildren();
@@ -337,6 +343,7 @@ export class Board {
     const g = el("g", { class: `mark mark-${kind}`, transform: `translate(${at[0]} ${at[1]})`, tabindex: 0, role: "button", "aria-label": label }, this.layers.spots);
     const body = el("g", { class: "spot-body" }, g);
     const radius = SPOT_RADIUS[kind] || 9;
+    el("circle", { r: radius + 4.5, class: "focus-ring" }, body);
     el("circle", { r: radius, class: "ring" }, body);
     let tagEl = null;
     if (tag === "barn") {
@@ -350,6 +357,7 @@ export class Board {
     g.addEventListener("click", fire);
     g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onClick(); } });
     (this.spotList ||= []).push({ g, body, at, radius, tagEl, tagWhenMoved });
+    this.takeFocus(g, label);
     return g;
   }
 
@@ -388,7 +396,16 @@ export class Board {
     el("title", {}, g).textContent = label;
     g.addEventListener("click", (e) => { e.stopPropagation(); if ((this.dragged || 0) <= 4) onClick(); });
     g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onClick(); } });
+    this.takeFocus(g, label);
     return g;
+  }
+
+  // A mark that comes back with the label of the one that had the focus takes it.
+  takeFocus(g, label) {
+    if (this.refocus && this.refocus === label && (!document.activeElement || document.activeElement === document.body)) {
+      this.refocus = null;
+      g.focus({ preventScroll: true });
+    }
   }
 
   // The tile to place, shown where it would go.
@@ -410,6 +427,9 @@ export class Board {
     return [ox + c[0], oy + c[1]];
   }
 }
+
+// The mark a seat's figures carry beside their colour: the seat's number ("P2" -> "2").
+export const seatMark = (player) => String(player || "").replace(/^P/, "");
 
 // A single tile drawn on its own (the tile in hand, the draft, the tiles left), `size` pixels wide.
 export function tileIcon(def, orientation = "r0", size = 64) {

@@ -1,8 +1,8 @@
 // The replay of a finished game: step through its actions, jump, go to the start or the end. Each position is the
 // server's view of the game after that many actions (GET /api/games/{id}/view?at=N); the table still knows no rules.
 
-import { Board } from "./board.js";
-import { seatColour } from "./tiles.js";
+import { Board, seatMark } from "./board.js";
+import { seatColour, inkOn } from "./tiles.js";
 import { uiIcon } from "./icons.js";
 
 export class Replay {
@@ -35,7 +35,7 @@ export class Replay {
       this.slider, btn("forward", t("forward"), () => this.goto(this.at + 1)), btn("end", t("end"), () => this.goto(this.total)), this.label);
     root.replaceChildren(header([h("span", { class: "game-id" }, `${t("replay")} ${this.id}`)]),
       h("main", { class: "table replay" }, this.scoreEl, wrap, h("aside", { class: "side" }, controls)));
-    this.board = new Board(wrap, tiles.data.tiles);
+    this.board = new Board(wrap, tiles.data.tiles, { label: t("boardLabel") });
     document.addEventListener("keydown", this.keys);
     await this.goto(this.total);
   }
@@ -54,6 +54,7 @@ export class Replay {
     this.board.render(v.game, players);
     this.label.textContent = `${n} / ${this.total}${n > 0 ? ` · ${this.actions[n - 1]}` : ""}`;
     this.scoreEl.replaceChildren(...players.map((p) => h("div", { class: "player" },
-      h("span", { class: "swatch", style: `background:${p.color}` }), h("span", { class: "pname" }, p.name), h("strong", {}, p.score))));
+      h("span", { class: "swatch numbered", style: `background:${p.color};color:${inkOn(p.color)}`, "aria-hidden": "true" }, seatMark(p.player)),
+      h("span", { class: "pname" }, p.name), h("strong", {}, p.score))));
   }
 }

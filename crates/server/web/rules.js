@@ -4,6 +4,7 @@
 
 import { Board } from "./board.js";
 import { seatColour } from "./tiles.js";
+import { uiIcon } from "./icons.js";
 
 // The modules, their section of docs/rules.md and their example game (docs/examples).
 export const MODULES = [
@@ -78,12 +79,12 @@ async function exampleBoard(h, t, name) {
   const wrap = h("div", { class: "example-board" });
   const label = h("span", { class: "step-label" });
   const box = h("figure", { class: "example" }, wrap, h("figcaption", {},
-    h("button", { class: "small", "aria-label": t("back"), onclick: () => step(-1) }, "◀"),
-    h("button", { class: "small", "aria-label": t("forward"), onclick: () => step(1) }, "▶"), label));
+    h("button", { class: "small", "aria-label": t("back"), title: t("back"), onclick: () => step(-1) }, uiIcon("back")),
+    h("button", { class: "small", "aria-label": t("forward"), title: t("forward"), onclick: () => step(1) }, uiIcon("forward")), label));
   let at = null, total = 0, board = null;
   async function show(n) {
     const r = await fetch(`/api/examples/${name}${n === null ? "" : `?at=${n}`}`).then((x) => x.json());
-    if (!board) board = new Board(wrap, r.tiles);
+    if (!board) board = new Board(wrap, r.tiles, { label: t("example") });
     total = r.total;
     at = r.at;
     const players = r.game.players.map((p, i) => ({ ...p, color: seatColour(null, i) }));

@@ -275,18 +275,39 @@ export function figure(g, kind, color, at, opts = {}) {
   // The body is scaled by the board when zoomed out, so that figures stay big enough to see (Board.scaleFigures).
   const f = el("g", { class: "figure-body" }, outer);
   const stroke = { stroke: "rgba(0,0,0,0.55)", "stroke-width": 1.2, "stroke-linejoin": "round" };
+  // Where the seat's mark goes on the figure's body (so that colour is never the only way to tell seats apart).
+  let markAt = [0, -8];
   if (kind === "wagon") {
     el("rect", { x: -11, y: -14, width: 22, height: 10, rx: 2, fill: color, ...stroke }, f);
     el("circle", { cx: -6, cy: -3, r: 4, fill: color, ...stroke }, f);
     el("circle", { cx: 6, cy: -3, r: 4, fill: color, ...stroke }, f);
+    markAt = [0, -9];
   } else if (kind === "barn") {
     el("path", { d: "M-11 0 V-12 L0 -20 L11 -12 V0 Z", fill: color, ...stroke }, f);
     el("path", { d: "M-4 0 V-7 H4 V0", fill: "none", stroke: "rgba(255,255,255,0.7)", "stroke-width": 1.4 }, f);
+    markAt = [0, -11.5];
   } else {
     const scale = kind === "mayor" ? 1.3 : 1;
     const rot = opts.farmer ? " rotate(-90)" : "";
     el("path", { d: MEEPLE, fill: color, transform: `scale(${scale})${rot}`, ...stroke }, f);
     if (kind === "mayor") el("circle", { cx: 0, cy: -22, r: 3, fill: "#f2c84b", stroke: "#8a6414" }, f);
+    markAt = opts.farmer ? [-8 * scale, 0.5] : [0, -7.5 * scale];
+  }
+  if (opts.mark) {
+    const ink = inkOn(color);
+    const text = el("text", {
+      x: markAt[0], y: markAt[1], class: "figure-mark", "text-anchor": "middle", "dominant-baseline": "central",
+      "font-size": 8.5, fill: ink, stroke: ink === "#fff" ? "rgba(0,0,0,.45)" : "rgba(255,255,255,.5)", "stroke-width": 0.6,
+    }, f);
+    text.textContent = opts.mark;
   }
   return outer;
+}
+
+// The colour to write on `color` (a #rrggbb): dark on light colours, white on dark ones.
+export function inkOn(color) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color || "");
+  if (!m) return "#fff";
+  const [r, g, b] = m.slice(1).map((x) => parseInt(x, 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.55 ? "#1a1208" : "#fff";
 }

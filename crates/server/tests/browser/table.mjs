@@ -8,6 +8,7 @@
 // 6. A game whose last action is the person's own, its socket slow: the final scores still add up, and stay at hand.
 // 7. The small defects of issue 22 (item 6), each a check of its own.
 // 8. A tab in the background says when it is the person's turn (issue 22, item 9).
+// 9. The table by keyboard alone, and seats told apart by more than colour (issue 22, item 15).
 // Every page must log no console error. On every move, every spot of the decision showing must be its own (none on
 // another, each reached by a click at its centre), and a finished game's final scores must add up to the scores shown.
 // Screenshots go to OUT_DIR. Exits 1 on any failure.
@@ -105,7 +106,9 @@ async function checkFinal(page, name) {
   await page.waitForTimeout(300);
   const seen = await page.evaluate(() => {
     const rows = [...document.querySelectorAll("dialog.final[open] table.final-split tbody tr")].map((tr) => {
-      const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent.trim());
+      // A cell's text without the seat's number on its colour.
+      const text = (td) => { const c = td.cloneNode(true); c.querySelectorAll(".swatch").forEach((x) => x.remove()); return c.textContent.trim(); };
+      const cells = [...tr.querySelectorAll("td")].map(text);
       return { name: cells[0], parts: cells.slice(1, -1).map(Number), total: Number(cells[cells.length - 1]) };
     });
     const heads = [...document.querySelectorAll("dialog.final[open] table.final-split thead th")].slice(1, -1).map((th) => th.textContent.trim());
@@ -534,6 +537,116 @@ if (runs("background")) await guarded("background", async () => {
   if (await toggle.count() && !await toggle.isChecked()) failures.push("background: after a reload the chime is off again");
   if (fetchedSounds.length) failures.push(`background: sound files fetched: ${fetchedSounds.join(", ")}`);
   report.background = bg;
+  await page.close();
+});
+
+// 9. By keyboard, and not by colour alone (issue 22, item 15): the board is a group with a name; Tab reaches every
+// control, each showing where the focus is; Tab reaches a space and a spot, Enter takes them; zoom buttons say what
+// they do; figures carry their seat's number.
+if (runs("a11y")) await guarded("keyboard", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  watch(page, "keyboard");
+  const sent = [];
+  page.on("request", (req) => { if (req.method() === "POST" && req.url().endsWith("/actions")) sent.push(JSON.parse(req.postData()).action); });
+  await createByForm(page, []);
+  await page.waitForSelector(".space-mark");
+  const a11y = {};
+  a11y.board = await page.locator("svg.board").evaluate((e) => [e.getAttribute("role"), e.getAttribute("aria-label")]);
+  if (a11y.board[0] !== "group" || !a11y.board[1]) failures.push(`keyboard: the board is role=${a11y.board[0]} named "${a11y.board[1]}"`);
+  for (const name of ["Zoom in", "Zoom out", "Show the whole board"]) {
+    if (await page.getByRole("button", { name, exact: true }).count() !== 1) failures.push(`keyboard: no zoom button named "${name}"`);
+  }
+  a11y.board_ro = await page.evaluate(async () => (await import("/assets/i18n.js")).translate("ro", "boardLabel"));
+  if (!a11y.board_ro || a11y.board_ro === "The board" || a11y.board_ro === "boardLabel") failures.push(`keyboard: the board's Romanian name is "${a11y.board_ro}"`);
+  // What has the focus, and whether it shows.
+  const focus = () => page.evaluate(() => {
+    const e = document.activeElement;
+    if (!e || e === document.body) return null;
+    const cs = getComputedStyle(e);
+    let shown = cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) >= 1;
+    if (e.matches(".mark")) shown = getComputedStyle(e.querySelector(".focus-ring") || e).display !== "none";
+    if (e.matches(".space-mark")) shown = getComputedStyle(e.querySelector("rect")).strokeDasharray === "none";
+    const id = e.dataset.space ? `space ${e.dataset.space}` : (e.getAttribute("aria-label") || e.closest("label")?.textContent.trim() || e.textContent.trim().slice(0, 40) || e.tagName);
+    return { id, kind: e.matches(".mark") ? "spot" : e.matches(".space-mark") ? "space" : e.tagName.toLowerCase(), shown, label: e.getAttribute("aria-label") || "" };
+  });
+  // Tab from the top of the page to the first space.
+  await page.evaluate(() => document.activeElement?.blur());
+  let f = null;
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("Tab");
+    f = await focus();
+    if (f?.kind === "space") break;
+  }
+  if (f?.kind !== "space") failures.push(`keyboard: Tab never reached a space for the tile (last: ${JSON.stringify(f)})`);
+  else {
+    if (!f.shown) failures.push(`keyboard: the focused space ${f.id} does not show its focus`);
+    a11y.space_label = f.label;
+    await page.screenshot({ path: `${out}/9-keyboard-space.png` });
+    // Enter takes the space (the tile shows there), Enter again places it.
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(150);
+    if (!await page.locator(".space-mark.selected").count()) failures.push("keyboard: Enter on a space does not choose it");
+    if (sent.length) failures.push(`keyboard: Enter on a space sent ${sent.join(", ")} at once`);
+    const still = await focus();
+    if (still?.kind !== "space") failures.push(`keyboard: after Enter on a space the focus is on ${JSON.stringify(still)}`);
+    await page.keyboard.press("Enter");
+    try { await page.waitForSelector(".mark-deploy", { timeout: 3000 }); } catch { failures.push(`keyboard: after Enter again, no spots (sent ${sent.join(", ")})`); }
+    if (!sent.some((a) => a.startsWith("place "))) failures.push(`keyboard: Enter on the chosen space sent ${sent.join(", ") || "nothing"}`);
+  }
+  if (await page.locator(".mark-deploy").count()) {
+    await page.waitForTimeout(150);
+    const onSpot = await focus();
+    a11y.after_place = onSpot;
+    if (onSpot?.kind !== "spot") failures.push(`keyboard: once the tile is placed the focus is on ${JSON.stringify(onSpot)}, not its first spot`);
+    // Every control of the page is reached by Tab, each showing its focus.
+    const controls = await page.evaluate(() => [...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]")]
+      .filter((e) => e.tabIndex >= 0 && !e.disabled && e.checkVisibility())
+      .map((e) => (e.dataset.space ? `space ${e.dataset.space}` : (e.getAttribute("aria-label") || e.closest("label")?.textContent.trim() || e.textContent.trim().slice(0, 40) || e.tagName))));
+    const reached = new Map();
+    await page.evaluate(() => document.activeElement?.blur());
+    // Round the whole page once: until the first control reached comes again.
+    let first = null;
+    for (let i = 0; i < 2 * controls.length + 10; i++) {
+      await page.keyboard.press("Tab");
+      const x = await focus();
+      if (!x) continue;
+      if (x.id === first) break;
+      first ??= x.id;
+      reached.set(x.id, x);
+    }
+    a11y.controls = controls.length;
+    a11y.reached = [...reached.keys()];
+    const missed = controls.filter((c) => !reached.has(c));
+    if (missed.length) failures.push(`keyboard: Tab never reaches ${missed.join(", ")}`);
+    const unseen = [...reached.values()].filter((x) => !x.shown).map((x) => x.id);
+    if (unseen.length) failures.push(`keyboard: the focus does not show on ${unseen.join(", ")}`);
+    const spots = [...reached.values()].filter((x) => x.kind === "spot");
+    a11y.spot_labels = spots.map((x) => x.label);
+    if (spots.some((x) => /@|^deploy |^meeple /.test(x.label))) failures.push(`keyboard: spots named in notation: ${spots.map((x) => x.label).join(", ")}`);
+    // To a spot by Tab, and Enter takes it.
+    await page.evaluate(() => document.activeElement?.blur());
+    let g = null;
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      g = await focus();
+      if (g?.kind === "spot") break;
+    }
+    await page.screenshot({ path: `${out}/9-keyboard-spot.png` });
+    const before = sent.length;
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(400);
+    a11y.spot_sent = sent.slice(before);
+    if (g?.kind !== "spot" || !sent.slice(before).some((a) => !a.startsWith("place "))) failures.push(`keyboard: Enter on a spot (${JSON.stringify(g)}) sent ${sent.slice(before).join(", ") || "nothing"}`);
+  }
+  // Figures carry their seat's number, as the score bar does.
+  await page.waitForTimeout(300);
+  a11y.marks = await page.locator("svg.board .figure-mark").allTextContents();
+  a11y.swatches = await page.locator(".scores .swatch").allTextContents();
+  if (a11y.swatches.join() !== "1,2") failures.push(`keyboard: the score bar's seats are marked ${a11y.swatches.join(", ")}`);
+  if (sent.some((a) => /^(meeple|mayor|wagon) /.test(a)) && !a11y.marks.length) failures.push("keyboard: a figure on the board carries no mark");
+  for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Zoom in" }).click();
+  await page.screenshot({ path: `${out}/9-figures-marked.png` });
+  report.keyboard = a11y;
   await page.close();
 });
 
