@@ -84,10 +84,38 @@ async function lobby() {
   const running = games.filter((g) => g.status === "running" && g.open_seats === 0);
   const finished = games.filter((g) => g.status === "finished");
   root.replaceChildren(header(), h("main", { class: "page" },
-    h("p", {}, h("button", { class: "primary", onclick: () => go("/new") }, t("newGame"))),
+    landing(),
     section(t("openGames"), open, (g) => h("button", { onclick: () => joinGame(g) }, t("join"))),
     section(t("runningGames"), running, (g) => h("button", { onclick: () => go(`/play/${g.id}`) }, Object.keys(tokens(g.id)).length ? t("play") : t("watch"))),
     section(t("finishedGames"), finished, (g) => h("button", { onclick: () => go(`/replay/${g.id}`) }, t("replay")))));
+}
+
+// What this is, and the two obvious ways to start: against the computer in one click, or with friends.
+function landing() {
+  return h("section", { class: "landing" },
+    h("h1", {}, t("landingTitle")),
+    h("p", { class: "lead" }, t("landingWhat")),
+    h("div", { class: "starts" },
+      h("div", { class: "start" },
+        h("button", { class: "primary big", "data-start": "computer", onclick: (e) => playComputer(e.currentTarget) }, t("playComputer")),
+        h("p", { class: "muted" }, t("playComputerWhat"))),
+      h("div", { class: "start" },
+        h("button", { class: "big", "data-start": "friends", onclick: () => go("/new?friends") }, t("playFriends")),
+        h("p", { class: "muted" }, t("playFriendsWhat")))),
+    h("p", { class: "more" }, h("a", { href: "/new", onclick: (e) => { e.preventDefault(); go("/new"); } }, t("newGameAll")), " · ",
+      h("a", { href: "/rules", onclick: (e) => { e.preventDefault(); go("/rules"); } }, t("howToPlay"))));
+}
+
+// One click: the base game, this browser's person against a medium bot, at once at the table.
+async function playComputer(button) {
+  button.disabled = true;
+  const seats = [{ kind: "person", name: "" }, { kind: "bot", level: "medium", name: "" }];
+  const names = defaultNames(seats);
+  const r = await post("/api/games", { seats: [{ name: names[0], colour: "red" }, { bot: "medium", name: names[1], colour: "blue" }], sets: ["base"] });
+  button.disabled = false;
+  if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
+  for (const s of r.data.seats) if (s.token) keepToken(r.data.id, s.seat, s.token);
+  go(`/play/${r.data.id}`);
 }
 
 // Take an open seat of game `g`: a small form on the page asks for the name to play under.
@@ -128,7 +156,9 @@ const SET_MODULES = { am: ["abbey", "mayor", "wagon", "barn"], pd: ["dragon", "f
 async function newGame() {
   const rules = (await get("/api/rules")).data?.options || [];
   const palette = Object.keys(COLOUR_HEX);
-  const seats = [{ kind: "person", name: "", colour: "red" }, { kind: "bot", level: "medium", name: "", colour: "blue" }];
+  // "Play with friends" (/new?friends) starts with two people, each to get an invite link.
+  const friends = new URLSearchParams(location.search).has("friends");
+  const seats = [{ kind: "person", name: "", colour: "red" }, friends ? { kind: "person", name: "", colour: "blue" } : { kind: "bot", level: "medium", name: "", colour: "blue" }];
   const freeColour = () => palette.find((c) => !seats.some((s) => s.colour === c));
   const chosen = new Set();
   const values = {};
@@ -180,7 +210,8 @@ async function newGame() {
     invites(r.data);
   });
   draw();
-  root.replaceChildren(header(), h("main", { class: "page" }, h("h1", {}, t("newGame")), form));
+  root.replaceChildren(header(), h("main", { class: "page" }, h("h1", {}, t("newGame")),
+    friends ? h("p", { class: "muted" }, t("friendsHowTo")) : null, form));
 }
 
 // A rule option's control: a choice among its values, or, for a range of numbers (`1..24`), a number input with

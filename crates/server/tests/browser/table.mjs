@@ -9,6 +9,7 @@
 // 7. The small defects of issue 22 (item 6), each a check of its own.
 // 8. A tab in the background says when it is the person's turn (issue 22, item 9).
 // 9. The table by keyboard alone, and seats told apart by more than colour (issue 22, item 15).
+// 10. The landing page's two ways to start (issue 22, item 13).
 // Every page must log no console error. On every move, every spot of the decision showing must be its own (none on
 // another, each reached by a click at its centre), and a finished game's final scores must add up to the scores shown.
 // Screenshots go to OUT_DIR. Exits 1 on any failure.
@@ -648,6 +649,47 @@ if (runs("a11y")) await guarded("keyboard", async () => {
   await page.screenshot({ path: `${out}/9-figures-marked.png` });
   report.keyboard = a11y;
   await page.close();
+});
+
+// 10. The landing page (issue 22, item 13): it says what this is; "Play against the computer" is a game at the table
+// in one click; "Play with friends" is the new-game form with two people.
+if (runs("landing")) await guarded("landing", async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  watch(page, "landing");
+  await page.goto(`${base}/`, { waitUntil: "networkidle" });
+  const landing = {};
+  landing.heading = await page.locator("h1").first().textContent().catch(() => null);
+  if (!landing.heading || !/Carcassonne/.test(landing.heading)) failures.push(`landing: the page's heading is ${JSON.stringify(landing.heading)}`);
+  await page.screenshot({ path: `${out}/10-landing.png` });
+  const computer = page.getByRole("button", { name: "Play against the computer" });
+  if (!await computer.count()) failures.push("landing: no \"Play against the computer\"");
+  else {
+    await computer.click();
+    try {
+      await page.waitForURL(/\/play\/[0-9a-f]{16}$/, { timeout: 3000 });
+      await page.waitForSelector(".space-mark");
+      const view = await api(`/api/games/${page.url().split("/").pop()}`);
+      landing.computer = view.seats.map((s) => `${s.kind}:${s.name}`);
+      if (view.seats.length !== 2 || view.seats[0].kind !== "person" || view.seats[1].kind !== "bot") failures.push(`landing: one click made the seats ${landing.computer.join(", ")}`);
+    } catch (e) {
+      failures.push(`landing: one click on "Play against the computer" does not reach the table (${e.message.split("\n")[0]})`);
+    }
+  }
+  await page.goto(`${base}/`, { waitUntil: "networkidle" });
+  const friends = page.getByRole("button", { name: "Play with friends" });
+  if (!await friends.count()) failures.push("landing: no \"Play with friends\"");
+  else {
+    await friends.click();
+    await page.waitForSelector(".seat-row");
+    landing.friends = await page.locator(".seat-row").evaluateAll((rows) => rows.map((r) => r.querySelectorAll("select")[1]?.value));
+    if (landing.friends.join() !== "person,person") failures.push(`landing: "Play with friends" starts with the seats ${landing.friends.join(", ")}`);
+    await page.getByRole("button", { name: "Create the game" }).click();
+    const links = await page.locator(".invite input").count();
+    if (links !== 2) failures.push(`landing: a game with friends gives ${links} invite links`);
+  }
+  report.landing = landing;
+  await ctx.close();
 });
 
 // 1. A whole base game against a bot.
