@@ -45,7 +45,7 @@ pub(crate) struct PyGame {
     record: Record,
     pub(crate) space: Arc<ActionSpace>,
     legal: Legal,
-    /// Why the legal actions have no ids (the window is too small), if so.
+    /// Why the legal actions have no ids (a number beyond the action space's bounds), if so.
     overflow: Option<String>,
 }
 
@@ -272,6 +272,13 @@ impl PyGame {
         obs::observe(&self.game, viewer, &self.space, &mut board, &mut features);
         let board = PyArray1::from_vec(py, board).reshape([shape.planes, shape.width, shape.width])?;
         Ok((board, PyArray1::from_vec(py, features)))
+    }
+
+    /// The open spaces by slot (the `space` number of the place and triangle ids): `(x, y)` of each, sorted by `y`
+    /// then `x`. Slots from `len()` up to the block's size are unused at this decision.
+    fn open_spaces(&mut self) -> Vec<(i16, i16)> {
+        self.legal.frontier.update(&self.game);
+        self.legal.frontier.spaces().iter().map(|s| (s.x, s.y)).collect()
     }
 
     /// The board window: `(x0, y0, width)`, its south-west space and its width.

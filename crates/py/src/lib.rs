@@ -22,7 +22,8 @@ create_exception!(
     _core,
     WindowError,
     PyValueError,
-    "The played area has outgrown the board window: the legal actions have no ids (start with a wider window)."
+    "A legal action has no id: a number beyond the action space's bounds (which are chosen so that no game reaches \
+     them; the name is from when a board could outgrow the window)."
 );
 
 /// Two numpy arrays returned together.

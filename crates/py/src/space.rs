@@ -1,29 +1,33 @@
 //! The fixed-size integer action space (docs/python.md, "Action ids").
 //!
 //! Every legal action of a game maps to one id in `0..size`; the size depends only on the game's configuration
-//! (players, tile sets, rules) and the board window's width, never on the position. Spaces on the board are counted
-//! from the window's south-west corner, which [`Window::of`] centres on the tiles played so far; figures already on
-//! the board are named by their owner and their place in that owner's list of figures on the board, sorted.
+//! (players, tile sets, rules), never on the position, and no game can outgrow it. Tiles go onto the *open spaces*:
+//! every space that is not full (no square tile, not two triangles) and holds a tile or lies beside one, numbered in
+//! row-major order from the south-west (by `y`, then `x`) at each decision ([`Frontier`]). A board of `n` filled
+//! spaces has at most `2n + 2` empty spaces beside it, so `2·T + 2` slots (T: the tiles the configuration can place)
+//! hold them all whatever the shape of the board. Board tiles are named by their number (the order they were
+//! placed); figures already on the board by their owner and their place in that owner's list of figures, sorted.
 //!
 //! | block | ids | the action |
 //! |---|---|---|
 //! | pass | 1 | `pass` |
-//! | place | W·W·4 | a square tile (or an abbey) on a window space, turned 0/90/180/270° |
-//! | triangle | W·W·4·H | the triangle in hand slot h on a window space, right angle at NE/SE/SW/NW |
+//! | place | S·4 | a square tile (or an abbey) on open space k, turned 0/90/180/270° |
+//! | triangle | H·S·4 | the triangle in hand slot h on open space k, right angle at NE/SE/SW/NW |
 //! | pick | K | take that triangle kind in the draft |
 //! | onto | 3·T·16 | a follower (meeple, mayor, wagon) onto segment s of board tile t: deploy, portal, wagon move, crop add |
 //! | barn | 4 | the barn on that corner of the tile just placed |
 //! | figure | P·F | the figure at slot f of player p: the princess's removal, the fairy's move, crop action B |
-//! | fairy space | W·W | the fairy onto a space (VAR-08 `on_tile`) |
+//! | fairy tile | T | the fairy onto board tile t (VAR-08 `on_tile`) |
 //! | dragon | 4 | one dragon step N/E/S/W |
 //! | crop | 2 | crop-circle action A or B |
 //! | crop role | 9 | the role (pitchfork, club, shield) with action none/A/B |
 //!
-//! Draws are chance outcomes, numbered by tile kind (`0..K`), apart from the players' actions.
+//! Draws are chance outcomes, numbered by tile kind (`0..K`), apart from the players' actions. The board window
+//! ([`Window`]) is only the observation's: it is centred on the tiles played and crops what lies beyond it.
 
 use carcassonne::action::{CropAction, MeepleRef};
 use carcassonne::catalogue::{CropType, Shape};
-use carcassonne::geom::Corner;
+use carcassonne::geom::{Corner, Side};
 use carcassonne::{Action, Game, MeepleKind, Player, Space};
 
 /// Segments a tile may have (the engine's limit).
@@ -92,18 +96,72 @@ impl Bounds {
         self.seen = tiles.len();
     }
 
-    /// Whether the window of this width holds the extent and the spaces around it (where every tile placement,
-    /// abbey, triangle and fairy move lies).
-    pub(crate) fn fits(self, width: i16) -> bool {
-        let w = self.window(width);
-        let inside = |lo: i16, hi: i16, start: i16| lo > start && hi + 1 < start + width;
-        inside(self.x_min, self.x_max, w.x0) && inside(self.y_min, self.y_max, w.y0)
-    }
-
     /// The window of this width centred on the extent.
     pub(crate) fn window(self, width: i16) -> Window {
         let centre = |lo: i16, hi: i16| (lo + hi).div_euclid(2);
         Window { x0: centre(self.x_min, self.x_max) - width / 2, y0: centre(self.y_min, self.y_max) - width / 2, width }
+    }
+}
+
+/// The open spaces of a board (every space that is not full and holds a tile or lies beside one), in row-major order
+/// from the south-west, kept up to date one new tile at a time: a board never loses a tile, so only the tiles added
+/// since the last update are looked at. Every tile placement (square, abbey or triangle) lies on one of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Frontier {
+    /// Tiles looked at so far.
+    seen: usize,
+    /// The open spaces, sorted by `(y, x)`.
+    open: Vec<Space>,
+}
+
+impl Frontier {
+    /// Take in the tiles placed since the last update (from scratch if the board has fewer tiles than seen: a
+    /// different game).
+    pub(crate) fn update(&mut self, game: &Game) {
+        let board = game.board();
+        let tiles = board.tiles();
+        if tiles.len() < self.seen {
+            self.seen = 0;
+            self.open.clear();
+        }
+        for t in self.seen..tiles.len() {
+            let s = tiles[t].space;
+            if board.is_full(s) {
+                if let Ok(i) = self.find(s) {
+                    self.open.remove(i);
+                }
+            } else {
+                self.insert(s);
+            }
+            for side in Side::ALL {
+                let n = s.step(side);
+                if !board.is_full(n) {
+                    self.insert(n);
+                }
+            }
+        }
+        self.seen = tiles.len();
+    }
+
+    fn find(&self, s: Space) -> Result<usize, usize> {
+        self.open.binary_search_by_key(&(s.y, s.x), |o| (o.y, o.x))
+    }
+
+    fn insert(&mut self, s: Space) {
+        if let Err(i) = self.find(s) {
+            self.open.insert(i, s);
+        }
+    }
+
+    /// The slot of an open space.
+    #[inline]
+    pub(crate) fn slot(&self, s: Space) -> Option<usize> {
+        self.find(s).ok()
+    }
+
+    /// The open spaces, by slot.
+    pub(crate) fn spaces(&self) -> &[Space] {
+        &self.open
     }
 }
 
@@ -119,31 +177,24 @@ pub(crate) fn check_width(width: i16) -> Result<(), String> {
     }
 }
 
-/// Why an action has no id.
+/// Why an action has no id: a number beyond what the configuration allowed for (a hand or a figure count beyond the
+/// rules). The bounds are chosen so that this does not happen; it is reported, never hidden, if it does.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Unencodable {
-    /// It lies outside the board window: the played area has outgrown it.
-    OutsideWindow,
-    /// A number beyond what the configuration allowed for (a hand or a figure count beyond the rules).
-    Beyond(&'static str),
-}
+pub(crate) struct Unencodable(pub(crate) &'static str);
 
 impl std::fmt::Display for Unencodable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unencodable::OutsideWindow => f.write_str(
-                "the played area has outgrown the board window; make the game with a wider window (window=…)",
-            ),
-            Unencodable::Beyond(what) => write!(f, "more {what} than the action space allows for"),
-        }
+        write!(f, "more {} than the action space allows for", self.0)
     }
 }
 
 /// The sizes of one configuration's action space and where each block starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ActionSpace {
-    /// Window width.
+    /// The observation window's width.
     pub(crate) width: i16,
+    /// Open-space slots (S): `2·T + 2`, more than a board of T tiles can have.
+    pub(crate) open: usize,
     /// Players.
     pub(crate) players: usize,
     /// Tile kinds in the catalogue (K).
@@ -174,10 +225,11 @@ const ROLE: usize = 10;
 
 /// Block names, for `describe`.
 pub(crate) const BLOCK_NAMES: [&str; 11] =
-    ["pass", "place", "triangle", "pick", "onto", "barn", "figure", "fairy_space", "dragon", "crop", "crop_role"];
+    ["pass", "place", "triangle", "pick", "onto", "barn", "figure", "fairy_tile", "dragon", "crop", "crop_role"];
 
 impl ActionSpace {
-    /// The action space of a game's configuration, with a window of `width` spaces (read from the game as it starts).
+    /// The action space of a game's configuration, with an observation window of `width` spaces (read from the game
+    /// as it starts).
     pub(crate) fn new(start: &Game, width: i16) -> ActionSpace {
         let cfg = start.config();
         let players = start.players();
@@ -198,16 +250,16 @@ impl ActionSpace {
             .unwrap_or(0)
             .max(1);
         let kinds = start.catalogue().len();
-        let area = width as usize * width as usize;
+        let open = 2 * tiles + 2;
         let sizes = [
             1,
-            area * 4,
-            area * 4 * hand,
+            open * 4,
+            open * 4 * hand,
             if halflings { kinds } else { 0 },
             MeepleKind::COUNT * tiles * SEGMENTS,
             4,
             players * figures,
-            area,
+            tiles,
             4,
             2,
             9,
@@ -216,7 +268,7 @@ impl ActionSpace {
         for (i, s) in sizes.iter().enumerate() {
             offsets[i + 1] = offsets[i] + s;
         }
-        ActionSpace { width, players, kinds, tiles, hand, figures, picks: halflings, offsets }
+        ActionSpace { width, open, players, kinds, tiles, hand, figures, picks: halflings, offsets }
     }
 
     /// Number of ids.
@@ -229,53 +281,57 @@ impl ActionSpace {
         (0..11).map(|b| (BLOCK_NAMES[b], self.offsets[b], self.offsets[b + 1] - self.offsets[b])).collect()
     }
 
-    /// The id of a legal action of `game`, seen through `window` (from [`Window::of`] on the same game), with the
-    /// figures on the board sorted into their slots (`figures`, from [`Figures::fill`] on the same game).
+    /// The id of a legal action of `game`, with its open spaces in `frontier` (from [`Frontier::update`] on the same
+    /// game) and the figures on the board sorted into their slots (`figures`, from [`Figures::fill`] on the same game).
     ///
     /// Tile placements, by far the most numerous actions, take a short path that is inlined into the caller's loop.
     #[inline]
     pub(crate) fn encode(
         &self,
         game: &Game,
-        window: Window,
+        frontier: &Frontier,
         figures: &Figures,
         a: Action,
     ) -> Result<usize, Unencodable> {
         match a {
-            Action::Place { space, rotation, .. } => match window.index(space) {
-                Some(i) => Ok(self.offsets[PLACE] + i * 4 + rotation as usize),
-                None => Err(Unencodable::OutsideWindow),
+            Action::Place { space, rotation, .. } => match frontier.slot(space) {
+                Some(i) if i < self.open => Ok(self.offsets[PLACE] + i * 4 + rotation as usize),
+                _ => Err(Unencodable("open spaces")),
             },
-            _ => self.encode_other(game, window, figures, a),
+            _ => self.encode_other(game, frontier, figures, a),
         }
     }
 
     /// [`ActionSpace::encode`] for everything but tile placements.
     #[inline(never)]
-    fn encode_other(&self, game: &Game, window: Window, figures: &Figures, a: Action) -> Result<usize, Unencodable> {
-        let area = window.area();
-        let at = |s: Space| window.index(s).ok_or(Unencodable::OutsideWindow);
+    fn encode_other(
+        &self,
+        game: &Game,
+        frontier: &Frontier,
+        figures: &Figures,
+        a: Action,
+    ) -> Result<usize, Unencodable> {
+        let at = |s: Space| frontier.slot(s).filter(|i| *i < self.open).ok_or(Unencodable("open spaces"));
         let o = &self.offsets;
         Ok(match a {
             Action::Pass => o[PASS],
             Action::Place { space, rotation, .. } => o[PLACE] + at(space)? * 4 + rotation as usize,
             Action::PlaceTriangle { tile, space, corner } => {
                 let me = game.active_player();
-                let slot =
-                    game.hand(me).iter().position(|k| *k == tile).ok_or(Unencodable::Beyond("triangles in hand"))?;
+                let slot = game.hand(me).iter().position(|k| *k == tile).ok_or(Unencodable("triangles in hand"))?;
                 if slot >= self.hand {
-                    return Err(Unencodable::Beyond("triangles in hand"));
+                    return Err(Unencodable("triangles in hand"));
                 }
-                o[TRIANGLE] + (slot * area + at(space)?) * 4 + corner_index(corner)
+                o[TRIANGLE] + (slot * self.open + at(space)?) * 4 + corner_index(corner)
             }
             Action::Pick(k) => {
                 if !self.picks {
-                    return Err(Unencodable::Beyond("draft picks"));
+                    return Err(Unencodable("draft picks"));
                 }
                 o[PICK] + k.0 as usize
             }
             Action::Deploy { meeple, segment } => {
-                let t = game.placed_tile().ok_or(Unencodable::Beyond("tiles"))?;
+                let t = game.placed_tile().ok_or(Unencodable("tiles"))?;
                 self.onto(meeple, t, segment as usize)?
             }
             Action::Portal { meeple, segment } | Action::CropAdd { meeple, segment } => {
@@ -290,7 +346,14 @@ impl ActionSpace {
             Action::RemoveKnight(m) | Action::MoveFairy(m) | Action::CropRemove(m) => {
                 o[FIGURE] + m.player.index() * self.figures + self.figure_slot(figures, m)?
             }
-            Action::MoveFairyTo(space) => o[FAIRY] + at(space)?,
+            Action::MoveFairyTo(space) => {
+                // The fairy goes onto a tile; the first tile on that space names it.
+                let t = game.board().tile_numbers_in(space).min().ok_or(Unencodable("tiles"))?;
+                if t >= self.tiles {
+                    return Err(Unencodable("tiles"));
+                }
+                o[FAIRY] + t
+            }
             Action::MoveDragon(side) => o[DRAGON] + side.index(),
             Action::ChooseCrop(c) => o[CROP] + crop_index(c),
             Action::ChooseCropRole(role, c) => {
@@ -302,23 +365,23 @@ impl ActionSpace {
                 o[ROLE] + r * 3 + c.map_or(0, |c| 1 + crop_index(c))
             }
             // Chance outcomes are numbered apart (by tile kind).
-            Action::Draw(_) => return Err(Unencodable::Beyond("draws (they are chance outcomes)")),
+            Action::Draw(_) => return Err(Unencodable("draws (they are chance outcomes)")),
         })
     }
 
     fn onto(&self, meeple: MeepleKind, tile: usize, segment: usize) -> Result<usize, Unencodable> {
         if tile >= self.tiles {
-            return Err(Unencodable::Beyond("tiles"));
+            return Err(Unencodable("tiles"));
         }
         Ok(self.offsets[ONTO] + (meeple.index() * self.tiles + tile) * SEGMENTS + segment)
     }
 
     /// A figure's slot: its place among its owner's figures on the board, sorted by kind, segment and fairy.
     fn figure_slot(&self, figures: &Figures, m: MeepleRef) -> Result<usize, Unencodable> {
-        let own = figures.sorted.get(m.player.index()).ok_or(Unencodable::Beyond("players"))?;
+        let own = figures.sorted.get(m.player.index()).ok_or(Unencodable("players"))?;
         match own.iter().position(|r| *r == m) {
             Some(slot) if slot < self.figures => Ok(slot),
-            _ => Err(Unencodable::Beyond("figures")),
+            _ => Err(Unencodable("figures")),
         }
     }
 
@@ -326,20 +389,11 @@ impl ActionSpace {
     pub(crate) fn describe(&self, id: usize) -> Option<(&'static str, Vec<(&'static str, i64)>)> {
         let b = (0..11).find(|b| id >= self.offsets[*b] && id < self.offsets[*b + 1])?;
         let i = id - self.offsets[b];
-        let w = self.width as usize;
-        let area = w * w;
-        let xy = |s: usize| vec![("dx", (s % w) as i64), ("dy", (s / w) as i64)];
+        let open = self.open;
         let fields = match b {
-            PLACE => {
-                let mut v = xy(i / 4);
-                v.push(("rotation", (i % 4) as i64 * 90));
-                v
-            }
+            PLACE => vec![("space", (i / 4) as i64), ("rotation", (i % 4) as i64 * 90)],
             TRIANGLE => {
-                let mut v = vec![("slot", (i / 4 / area) as i64)];
-                v.extend(xy(i / 4 % area));
-                v.push(("corner", (i % 4) as i64));
-                v
+                vec![("slot", (i / 4 / open) as i64), ("space", (i / 4 % open) as i64), ("corner", (i % 4) as i64)]
             }
             PICK => vec![("kind", i as i64)],
             ONTO => vec![
@@ -349,7 +403,7 @@ impl ActionSpace {
             ],
             BARN => vec![("corner", i as i64)],
             FIGURE => vec![("player", (i / self.figures) as i64), ("slot", (i % self.figures) as i64)],
-            FAIRY => xy(i),
+            FAIRY => vec![("tile", i as i64)],
             DRAGON => vec![("side", i as i64)],
             CROP => vec![("action", i as i64)],
             ROLE => vec![("role", (i / 3) as i64), ("action", (i % 3) as i64)],
@@ -400,19 +454,17 @@ pub(crate) struct Legal {
     pub(crate) actions: Vec<Action>,
     /// Their ids, in the same order (empty at a chance node or at the end).
     pub(crate) ids: Vec<u32>,
+    /// The game's open spaces, followed tile by tile.
+    pub(crate) frontier: Frontier,
     figures: Figures,
 }
 
 impl Legal {
     /// Fill from the game's current decision (chance nodes and the end give no player ids).
     pub(crate) fn fill(&mut self, space: &ActionSpace, game: &Game) -> Result<(), Unencodable> {
-        self.fill_in(space, game, Window::of(game, space.width))
-    }
-
-    /// [`Legal::fill`] with the game's window already known.
-    pub(crate) fn fill_in(&mut self, space: &ActionSpace, game: &Game, window: Window) -> Result<(), Unencodable> {
         game.legal_actions_into(&mut self.actions);
         self.ids.clear();
+        self.frontier.update(game);
         let decision = game.decision();
         if !matches!(decision.actor, carcassonne::Actor::Player(_)) {
             return Ok(());
@@ -425,7 +477,7 @@ impl Legal {
         }
         self.ids.reserve(self.actions.len());
         for a in &self.actions {
-            self.ids.push(space.encode(game, window, &self.figures, *a)? as u32);
+            self.ids.push(space.encode(game, &self.frontier, &self.figures, *a)? as u32);
         }
         Ok(())
     }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use crate::IllegalActionError;
 use crate::game::{current_player, setup_from_json};
 use crate::obs::{self, Shape};
-use crate::space::{ActionSpace, Bounds, Figures, Legal};
+use crate::space::{ActionSpace, Figures, Legal};
 
 /// An observation batch: the board planes and the features.
 type Planes<'py> = (Bound<'py, numpy::PyArray4<f32>>, Bound<'py, PyArray2<f32>>);
@@ -33,10 +33,8 @@ struct Slot {
     listed: bool,
     /// The placement that `random_actions` sampled for this decision, with its id.
     sampled: Option<(u32, Action)>,
-    /// The played area's extent, followed tile by tile (reset with the game).
-    bounds: Bounds,
-    /// The window no longer holds the played area and the spaces around it, an action could not be given an id, or
-    /// a bot could not move: the game ends as truncated.
+    /// An action could not be given an id (beyond the configuration's bounds, which should not happen) or a bot could
+    /// not move: the game ends as truncated.
     overflow: bool,
     /// The built-in players of the seats Python does not play, by seat.
     bots: Vec<Option<SeatBot>>,
@@ -68,7 +66,6 @@ impl Slot {
             legal: Legal::default(),
             listed: false,
             sampled: None,
-            bounds: Bounds::default(),
             overflow: false,
             bots,
             reported: [0; MAX_PLAYERS],
@@ -109,13 +106,10 @@ impl Slot {
                 Actor::Nobody => break,
             }
         }
-        self.bounds.update(&self.game);
+        self.legal.frontier.update(&self.game);
         self.listed = false;
         self.sampled = None;
-        // Every action that names a space names one on the played area or beside it, so while that fits the window
-        // every placement has an id.
-        self.overflow = !self.bounds.fits(space.width);
-        if !self.overflow && !matches!(self.game.decision().kind, DecisionKind::PlaceTile { .. }) {
+        if !matches!(self.game.decision().kind, DecisionKind::PlaceTile { .. }) {
             self.list(space);
         }
     }
@@ -123,7 +117,7 @@ impl Slot {
     /// List the legal actions with their ids, if not done yet.
     fn list(&mut self, space: &ActionSpace) {
         if !self.listed {
-            self.overflow |= self.legal.fill_in(space, &self.game, self.bounds.window(space.width)).is_err();
+            self.overflow |= self.legal.fill(space, &self.game).is_err();
             self.listed = true;
         }
     }
@@ -133,9 +127,9 @@ impl Slot {
     /// asked before; every other decision is picked from its list.
     fn random_id(&mut self, space: &ActionSpace, rng: &mut impl Rng) -> i64 {
         if matches!(self.game.decision().kind, DecisionKind::PlaceTile { .. }) && !self.overflow {
-            let window = self.bounds.window(space.width);
+            let frontier = &self.legal.frontier;
             let sampled = self.game.random_action(rng, &mut Vec::new()).and_then(|a| {
-                let id = space.encode(&self.game, window, &Figures::default(), a).ok()?;
+                let id = space.encode(&self.game, frontier, &Figures::default(), a).ok()?;
                 Some((id as u32, a))
             });
             if let Some((id, _)) = sampled {
@@ -164,7 +158,6 @@ impl Slot {
     /// Start a new game here (settled later).
     fn restart(&mut self, game: Game) {
         self.game = game;
-        self.bounds = Bounds::default();
         self.reported = [0; MAX_PLAYERS];
         self.fresh = true;
     }
@@ -176,7 +169,8 @@ struct Outcome {
     rewards: [f32; carcassonne::game::MAX_PLAYERS],
     /// Over by the rules.
     terminated: bool,
-    /// Cut short (the window outgrown); never together with `terminated`, as in Gymnasium.
+    /// Cut short (an action beyond the action space's bounds, or a bot that could not move); never together with
+    /// `terminated`, as in Gymnasium.
     truncated: bool,
     final_scores: [i32; carcassonne::game::MAX_PLAYERS],
 }
@@ -455,7 +449,7 @@ impl VecGame {
 
     /// Apply one action id per game. Returns `(rewards [n, players], terminated [n], truncated [n], final_scores
     /// [n, players])`: rewards are each player's points gained; a game that ended, over by the rules (terminated)
-    /// or cut short because it outgrew the window (truncated; never both), gives its final scores and starts again
+    /// or cut short (truncated, never both: see `Slot::overflow`), gives its final scores and starts again
     /// from the next seed. Nothing is applied if any id is illegal.
     #[allow(clippy::type_complexity)]
     fn step<'py>(

@@ -144,27 +144,30 @@ def test_errors_are_clear():
         carcassonne.Bot("nonsense")
 
 
-def test_a_narrow_window_says_so_instead_of_losing_actions():
-    rng = random.Random(1)
-    game = carcassonne.Game(seed=1, window=4)
-    raised = False
+@pytest.mark.parametrize("players,sets", [(2, ["base"]), (3, EVERY_SET)])
+def test_no_game_outgrows_the_action_space_whatever_the_window(players, sets):
+    # The window is the observation's only: with a 4-space window the played area soon lies far beyond it, and
+    # every legal action still has its id, each placement on the open space its slot names.
+    rng = random.Random(players)
+    game = carcassonne.Game(players=players, sets=sets, seed=1, window=4)
+    blocks = {name: (first, size) for name, first, size in game.action_blocks()}
+    placements = 0
     while not game.is_over():
         if game.is_chance_node:
             game.draw()
             continue
-        try:
-            game.legal_action_ids()
-        except carcassonne.WindowError as e:
-            assert "window" in str(e)
-            raised = True
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    assert raised
-    with pytest.raises(carcassonne.WindowError):
-        game.legal_mask()
-    # Notation still works past the window.
-    assert game.legal_actions()
-    game.apply(game.legal_actions()[0])
+        ids = game.legal_action_ids()
+        assert len(ids) == len(game.legal_actions()) and len(set(ids)) == len(ids)
+        open_spaces = game.open_spaces()
+        assert len(open_spaces) <= blocks["place"][1] // 4
+        assert open_spaces == sorted(open_spaces, key=lambda s: (s[1], s[0]))
+        for move in game.legal_moves():
+            if move.block in ("place", "triangle"):
+                x, y = open_spaces[move.fields["space"]]
+                assert f" {x},{y} " in move.text + " "
+                placements += 1
+        game.apply(rng.choice(ids))
+    assert placements > 100
 
 
 def test_clone_and_pickle_are_independent():

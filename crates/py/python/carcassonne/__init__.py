@@ -284,6 +284,13 @@ class Game:
         """The action space's blocks: ``(name, first id, size)``."""
         return self._g.action_blocks()
 
+    def open_spaces(self) -> List[Tuple[int, int]]:
+        """The open spaces by slot, ``(x, y)`` each: the ``space`` number of the ``place`` and ``triangle`` ids.
+
+        Every space that is not full and holds a tile or lies beside one, sorted by ``y`` then ``x`` (row-major from
+        the south-west). Slots past the list's end are unused at this decision."""
+        return self._g.open_spaces()
+
     # ----- chance -----
 
     def chance_outcomes(self) -> List[Tuple[str, float]]:
