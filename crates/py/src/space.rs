@@ -124,8 +124,8 @@ impl Frontier {
             self.seen = 0;
             self.open.clear();
         }
-        for t in self.seen..tiles.len() {
-            let s = tiles[t].space;
+        for t in &tiles[self.seen..] {
+            let s = t.space;
             if board.is_full(s) {
                 if let Ok(i) = self.find(s) {
                     self.open.remove(i);
