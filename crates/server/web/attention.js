@@ -1,3 +1,4 @@
+// @ts-check
 // Knowing it is your turn while the table's tab is in the background: the tab's title and its icon change, and,
 // if the player asked for it (off by default, kept in localStorage), a short chime sounds, made by WebAudio on the
 // spot: nothing is fetched. Back in the foreground, the title and the icon are the table's again.

@@ -1,3 +1,4 @@
+// @ts-check
 // The board: tiles where the server says they are, figures on the segments it names, and clickable marks for the
 // legal actions it sent. Pan by dragging, zoom with the wheel, a pinch or the buttons.
 
@@ -6,6 +7,7 @@ import { el, defs, drawTile, segAnchor, figure, symbol, PLAYER_COLORS } from "./
 const CORNERS = ["NE", "SE", "SW", "NW"];
 
 // "x,y" -> [x, y]
+/** @param {string} s @returns {[number, number]} */
 export function parseSpace(s) {
   const [x, y] = s.split(",").map(Number);
   return [x, y];
@@ -111,6 +113,12 @@ export class Board {
     }
     this.view = { x: -250, y: -250, w: 600, h: 600 };
     this.fitted = false;
+    /** The indexes (in the view's board) of the tiles to outline as placed lately. @type {number[]} */
+    this.recent = [];
+    /** Whether "Who holds what" rings the features that hold figures. */
+    this.overlay = false;
+    /** Whether the player has panned or zoomed (then the board no longer fits itself to the tiles). */
+    this.userMoved = false;
     this.listen();
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's words in English and Romanian, chosen from the browser's language (a switch overrides it).
 
 const STRINGS = {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's own icons for its buttons, drawn as SVG: the fonts a browser has may lack the symbols (⏮, ⏭, ⟲ …)
 // and draw an empty box instead. Each is a 24 × 24 drawing in the button's text colour; the button's label says
 // what it does, the icon is hidden from screen readers.

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay of a finished game: step through its actions, jump, go to the start or the end. Each position is the
 // server's view of the game after that many actions (GET /api/games/{id}/view?at=N); the table still knows no rules.
 

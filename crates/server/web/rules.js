@@ -1,3 +1,4 @@
+// @ts-check
 // The rules at hand: a page for every module with its rules as docs/rules.md states them (each rule with its id, so
 // a decision on the table links straight to it), the module's worked example drawn by the table itself, and every
 // rule option with its explanation and default.

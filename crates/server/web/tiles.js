@@ -1,3 +1,4 @@
+// @ts-check
 // Tiles drawn from the catalogue's data (GET /api/games/{id}/tiles): every field, road, city, monastery and symbol
 // comes from a tile's segments and the positions they touch, so any tile file draws without artwork.
 //

@@ -1,0 +1,78 @@
+// @ts-check
+// The legal actions in words (pure: the unit tests run them under Node). The server names each action's parts
+// (type, tile, space, orient, figure, segment, player, dir, …, docs/server-api.md); nothing here parses notation
+// but the crop-circle choice's text.
+
+import { t as translate } from "./i18n.js";
+
+// A crop-circle choice in words: `crop A`, `crop knight B`, `crop farmer` (the English reading names the role only).
+export function choiceLabel(text, t = translate) {
+  const w = text.split(" ");
+  if (w[0] !== "crop") return text;
+  const role = w.length >= 2 && !["A", "B"].includes(w[1]) ? w[1] : null;
+  const letter = w.find((x) => x === "A" || x === "B");
+  const parts = [];
+  if (role) parts.push(t(`role_${role}`));
+  if (letter) parts.push(t(`crop_${letter}`));
+  return parts.join(": ") || text;
+}
+
+// A segment in words: "road, west", "field, north-east", "monastery". A field's half-edge (`Nw`, `Es`) is named by
+// the corner it is nearer to; a triangle's long side is `L`.
+const HALF_DIR = { Nw: "NW", Ne: "NE", En: "NE", Es: "SE", Se: "SE", Sw: "SW", Ws: "SW", Wn: "NW", La: "L", Lb: "L" };
+export function segmentWords(segment, tr = translate) {
+  if (!segment) return "";
+  const [kind, rest = ""] = segment.split("@");
+  const feature = tr(`feature_${kind}`);
+  const pos = rest.split("#")[0];
+  const dir = pos.length === 1 ? pos : HALF_DIR[pos];
+  return dir ? tr("featureAt", { feature, where: tr(`dir_${dir}`) }) : feature;
+}
+
+export const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// What a spot does, in words: "meeple on the road, west". `nameOf` names a seat.
+export function spotWords(a, nameOf = (p) => p, t = translate) {
+  const segment = segmentWords(a.segment, t);
+  const who = a.player ? nameOf(a.player) : "";
+  const figure = a.figure ? t(a.figure) : "";
+  switch (a.type) {
+    case "deploy": return t("spot_deploy", { figure, segment });
+    case "barn": return t("spot_barn", { where: t(`dir_${a.corner}`) });
+    case "portal": return t("spot_portal", { figure, segment, space: a.space });
+    case "wagon-move": return t("spot_wagon", { segment, space: a.space });
+    case "princess": return t("spot_princess", { who, figure, segment });
+    case "fairy": return a.player ? t("spot_fairy_next", { who, figure, segment, space: a.space }) : t("spot_fairy_space", { space: a.space });
+    case "crop-add": return t("spot_crop_add", { figure, segment, space: a.space });
+    case "crop-remove": return t("spot_crop_remove", { who, figure, segment, space: a.space });
+    default: return a.text;
+  }
+}
+
+// Each spot's accessible name and tooltip, by its action's text: its words, capitalised. Two spots that would read
+// the same (two like meeples after a crop circle) say their notation too.
+export function spotLabels(actions, nameOf = (p) => p, t = translate) {
+  const words = actions.map((a) => [a.text, capitalise(spotWords(a, nameOf, t))]);
+  const count = new Map();
+  for (const [, w] of words) count.set(w, (count.get(w) || 0) + 1);
+  return new Map(words.map(([text, w]) => [text, count.get(w) > 1 ? `${w} (${text})` : w]));
+}
+
+// What a spot says it is: the barn's figure, or the letter of the feature its segment belongs to. A ring around a
+// figure (the princess's, a removal) says it only when it had to move off the figure.
+export function spotTag(a, t = translate) {
+  if (a.type === "barn") return { tag: "barn" };
+  const feature = (a.segment || "").split("@")[0];
+  if (!["city", "road", "field", "monastery"].includes(feature)) return {};
+  return { tag: t(`letter_${feature}`), tagWhenMoved: a.type === "princess" || a.type === "crop-remove" };
+}
+
+// The orientations of a placement in the order the rotate buttons go through them.
+const ORIENT_ORDER = ["r0", "r90", "r180", "r270", "NE", "SE", "SW", "NW"];
+
+// The orientation `d` steps (1: clockwise, -1: back) from `current` among the legal ones `orients`.
+export function turnOrientation(orients, current, d) {
+  const os = [...orients].sort((a, b) => ORIENT_ORDER.indexOf(a) - ORIENT_ORDER.indexOf(b));
+  const i = os.indexOf(current);
+  return os[(i + d + os.length) % os.length];
+}

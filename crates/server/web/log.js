@@ -1,0 +1,53 @@
+// @ts-check
+// What happened, in words, and where each player's points came from (pure: the unit tests run them under Node).
+// Events are the server's (docs/record-format.md, "Events").
+
+import { t as translate } from "./i18n.js";
+
+// One event in a sentence: "Ana scored 8 for a city (4 tiles, 2 pennants)". `nameOf` names a seat.
+export function eventText(e, nameOf = (p) => p, t = translate) {
+  const who = (list) => (list || []).map((p) => nameOf(p)).join(", ");
+  const feature = t(`feature_${e.feature}`);
+  switch (e.type) {
+    case "scored": {
+      const why = [];
+      if (e.tiles && (e.feature === "city" || e.feature === "road")) why.push(t("n_tiles", { n: e.tiles }));
+      if (e.pennants) why.push(t("n_pennants", { n: e.pennants }));
+      if (e.cities && e.feature === "field") why.push(t("n_cities", { n: e.cities }));
+      if (e.reason && e.reason !== "completed" && e.reason !== "final") why.push(t(`reason_${e.reason}`));
+      const detail = why.length ? ` (${why.join(", ")})` : "";
+      if (!e.winners?.length || !e.points) return t("ev_scored_none", { feature }) + detail;
+      return t(e.when === "final" ? "ev_final" : "ev_scored", { who: who(e.winners), points: e.points, feature }) + detail;
+    }
+    case "dragon_moved": return t("ev_dragon", { who: nameOf(e.player), space: e.space });
+    case "meeple_returned": return t(e.cause === "dragon" ? "ev_eaten" : "ev_returned", { who: nameOf(e.player), kind: t(e.kind === "normal" ? "meeple" : e.kind) });
+    case "volcano": return t("ev_volcano", { space: e.space });
+    case "fairy_moved": return t("ev_fairy", { who: nameOf(e.player) });
+    case "fairy_points": return t("ev_fairy_points", { who: nameOf(e.player), points: e.points });
+    case "game_ended": return t("ev_game_ended");
+    case "discarded": return t("ev_discarded", { tile: e.tile });
+    case "under_hill": return t("ev_under_hill");
+    default: return e.type;
+  }
+}
+
+// The kinds of points the final scores are split into.
+export const POINT_KINDS = ["city", "road", "monastery", "field", "fairy"];
+
+// Where each player's points came from, by kind of feature and by when (`turn`: during the game, `final`: at its
+// end), from the game's events: `split` maps a seat to `{ "city:turn": n, "city:final": n, … }`; `used` lists the
+// kinds anyone scored in. A feature of another kind (an abbey, a garden) counts as a monastery.
+export function finalSplit(events, players) {
+  const kinds = POINT_KINDS;
+  const split = new Map(players.map((p) => [p.player, Object.fromEntries(kinds.flatMap((k) => [[`${k}:turn`, 0], [`${k}:final`, 0]]))]));
+  for (const e of events) {
+    if (e.type === "scored" && e.points) {
+      const k = kinds.includes(e.feature) ? e.feature : "monastery";
+      for (const w of e.winners || []) split.get(w)[`${k}:${e.when}`] += e.points;
+    } else if (e.type === "fairy_points") {
+      split.get(e.player)["fairy:turn"] += e.points;
+    }
+  }
+  const used = kinds.filter((k) => players.some((p) => split.get(p.player)[`${k}:turn`] || split.get(p.player)[`${k}:final`]));
+  return { used, split };
+}
