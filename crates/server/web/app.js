@@ -17,7 +17,7 @@ let current = null;
 async function route() {
   if (current?.stop) current.stop();
   current = null;
-  document.querySelectorAll("dialog").forEach((d) => d.remove());
+  for (const d of document.querySelectorAll("dialog")) d.remove();
   const path = location.pathname;
   const play = path.match(/^\/play\/([0-9a-f]{16})$/);
   if (play) {

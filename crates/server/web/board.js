@@ -66,7 +66,10 @@ export function spread(points, need, passes = 80) {
   // Crowds: points still too close join one group; each group goes round a circle about its middle, its members in
   // the order of their angles, the circle wide enough for the widest pair. Groups that then clash join, until none do.
   const group = [...Array(n).keys()];
-  const find = (i) => (group[i] === i ? i : (group[i] = find(group[i])));
+  const find = (i) => {
+    if (group[i] !== i) group[i] = find(group[i]);
+    return group[i];
+  };
   const q = p.map(([x, y]) => [x, y]);
   for (let round = 0; round < n; round++) {
     let joined = false;
@@ -364,7 +367,8 @@ export class Board {
     const fire = (e) => { e.stopPropagation(); if ((this.dragged || 0) <= 4) onClick(); };
     g.addEventListener("click", fire);
     g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onClick(); } });
-    (this.spotList ||= []).push({ g, body, at, radius, tagEl, tagWhenMoved });
+    this.spotList ||= [];
+    this.spotList.push({ g, body, at, radius, tagEl, tagWhenMoved });
     this.takeFocus(g, label);
     return g;
   }

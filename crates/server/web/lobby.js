@@ -59,7 +59,7 @@ async function playComputer(button) {
 // Take an open seat of game `g`: a small form on the page asks for the name to play under.
 function joinGame(g) {
   const seat = g.seats.find((s) => s.open);
-  document.querySelectorAll("dialog.join").forEach((d) => d.remove());
+  for (const d of document.querySelectorAll("dialog.join")) d.remove();
   const input = h("input", { name: "name", maxlength: 40, autocomplete: "nickname", placeholder: t("defaultPlayer", { n: g.seats.indexOf(seat) + 1 }) });
   const error = h("p", { class: "error", role: "alert" });
   const form = h("form", { method: "dialog" },

@@ -51,7 +51,7 @@ function sections(md) {
     const row = line.match(/^\| (VAR-\d+) \|/);
     if (rule) { item = { id: rule[1], text: line.slice(2) }; cur.items.push(item); }
     else if (row) { const cells = line.split("|").slice(1, -1).map((c) => c.trim()); cur.items.push({ id: row[1], text: `**${cells[0]}** \`${cells[1]}\`: ${cells.slice(2).join(" — ")}` }); item = null; }
-    else if (item && line.startsWith("  ")) item.text += " " + line.trim();
+    else if (item && line.startsWith("  ")) item.text += ` ${line.trim()}`;
     else if (!line.trim()) item = null;
   }
   return out;
@@ -61,8 +61,8 @@ function sections(md) {
 function inline(h, text) {
   const parts = [];
   const re = /\*\*([^*]+)\*\*|`([^`]+)`|\[([^\]]+)\]\([^)]+\)|\b([A-Z]{2,}-\d+)\b|\*([^*]+)\*/g;
-  let last = 0, m;
-  while ((m = re.exec(text))) {
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     parts.push(text.slice(last, m.index));
     if (m[1]) parts.push(h("strong", {}, m[1]));
     else if (m[2]) parts.push(h("code", {}, m[2]));
@@ -124,10 +124,12 @@ export async function rulesPage({ root, header, h, t }, path) {
   }
   root.replaceChildren(header(), main);
   // Nav links and rule links stay in the page.
-  root.querySelectorAll("a[href^='/rules']").forEach((a) => a.addEventListener("click", (e) => {
-    e.preventDefault();
-    history.pushState({}, "", a.getAttribute("href"));
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  }));
+  for (const a of root.querySelectorAll("a[href^='/rules']")) {
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      history.pushState({}, "", a.getAttribute("href"));
+      window.dispatchEvent(new PopStateEvent("popstate"));
+    });
+  }
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView({ block: "center" });
 }

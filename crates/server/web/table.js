@@ -5,7 +5,7 @@
 
 import { t } from "./i18n.js";
 import { Board, tileIcon, parseSpace, seatMark } from "./board.js";
-import { PLAYER_COLORS, seatColour, inkOn } from "./tiles.js";
+import { seatColour, inkOn } from "./tiles.js";
 import { ruleLink } from "./rules.js";
 import { uiIcon } from "./icons.js";
 import { yourTurn, leave, soundOn, setSound } from "./attention.js";
@@ -78,7 +78,7 @@ export class Table {
   // `fetched`: the view already asked for with the invite's token, so that a load asks for it once.
   async start(fetched = null) {
     root.replaceChildren(header(), h("main", { class: "page" }, "…"));
-    const first = fetched && fetched.ok && this.token(fetched.data) === tokens(this.id)[fetched.data.seat] ? fetched : await get(`/api/games/${this.id}`, this.token(null));
+    const first = fetched?.ok && this.token(fetched.data) === tokens(this.id)[fetched.data.seat] ? fetched : await get(`/api/games/${this.id}`, this.token(null));
     if (first.status === 404) { root.replaceChildren(header(), h("main", { class: "page" }, t("notFound"))); return; }
     const [tiles, events] = await Promise.all([get(`/api/games/${this.id}/tiles`), get(`/api/games/${this.id}/events`)]);
     this.catalogue = tiles.data.tiles;
@@ -259,7 +259,7 @@ export class Table {
     }
     if (v.seat === null) parts.push(h("p", { class: "muted" }, t("spectator")));
     const me = v.seat ? g.players[Number(v.seat.slice(1)) - 1] : null;
-    if (mine) parts.push(...this.decisionControls(legal, pending, me));
+    if (mine) parts.push(...this.decisionControls(legal, pending));
     const buttons = [];
     if (mine && v.seat) buttons.push(h("button", { onclick: () => this.hint(), title: `${t("hint")} (H)` }, t("hint")));
     if (v.can_take_back) buttons.push(h("button", { onclick: () => this.simple("take-back"), title: `${t("takeBack")} (Ctrl+Z)` }, uiIcon("takeBack"), t("takeBack")));
@@ -304,7 +304,7 @@ export class Table {
   }
 
   // The controls for the decision asked: the tile to place and its spots, the figures' spots, the dragon's steps…
-  decisionControls(legal, pending, me) {
+  decisionControls(legal, pending) {
     const out = [];
     const places = legal.filter((a) => a.type === "place");
     const pass = legal.find((a) => a.type === "pass");
@@ -358,7 +358,7 @@ export class Table {
     if (!tile) return out;
     const spaces = byTile.get(tile);
     const orients = this.sel.space ? spaces.get(this.sel.space) : null;
-    if (this.sel.space && (!orients || !orients.includes(this.sel.orient))) this.sel.orient = orients ? orients[0] : null;
+    if (this.sel.space && (!orients?.includes(this.sel.orient))) this.sel.orient = orients ? orients[0] : null;
     for (const [space, os] of spaces) {
       this.board.spaceMark(space, t("spot_space", { space }), () => {
         if (this.sel.space === space) return this.placeSelected();

@@ -79,7 +79,7 @@ function cityPath(sides, tile) {
     d += `Q${fmt(ctrl)} ${fmt(next)} `;
     walls.push(`M${fmt(end)} Q${fmt(ctrl)} ${fmt(next)}`);
   });
-  return { fill: d + "Z", walls };
+  return { fill: `${d}Z`, walls };
 }
 
 // The point where a meeple stands on a segment (tile frame).
@@ -197,7 +197,7 @@ export function symbol(g, name, at, size = 1) {
 }
 
 // Draw `tile` (its catalogue entry) into group `g`, in its canonical orientation.
-export function drawTile(g, tile, opts = {}) {
+export function drawTile(g, tile) {
   const c = centreOf(tile);
   const clipId = `clip-${tile.shape}`;
   el("path", { d: outline(tile), fill: tile.shape === "abbey" ? "#b9a37a" : COLORS.field, class: "tile-ground" }, g);
@@ -244,7 +244,7 @@ export function drawTile(g, tile, opts = {}) {
   // Symbols in a free corner (the centre when nothing stands there).
   const busy = segs.some((s) => ["monastery", "crop"].includes(s.kind) || (s.kind === "road" && s.end));
   const spots = tile.shape === "triangle" ? [[78, 22], [62, 12]] : busy ? [[78, 78], [22, 78]] : [[50, 50], [78, 78]];
-  (tile.symbols || []).forEach((name, i) => symbol(g, name, spots[Math.min(i, spots.length - 1)], tile.shape === "triangle" ? 0.7 : 0.9));
+  for (const [i, name] of (tile.symbols || []).entries()) symbol(g, name, spots[Math.min(i, spots.length - 1)], tile.shape === "triangle" ? 0.7 : 0.9);
   el("path", { d: outline(tile), fill: "none", stroke: "rgba(40,30,15,0.35)", "stroke-width": 0.8, class: "tile-edge" }, g);
   return clipId;
 }

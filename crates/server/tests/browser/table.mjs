@@ -108,7 +108,11 @@ async function checkFinal(page, name) {
   const seen = await page.evaluate(() => {
     const rows = [...document.querySelectorAll("dialog.final[open] table.final-split tbody tr")].map((tr) => {
       // A cell's text without the seat's number on its colour.
-      const text = (td) => { const c = td.cloneNode(true); c.querySelectorAll(".swatch").forEach((x) => x.remove()); return c.textContent.trim(); };
+      const text = (td) => {
+        const c = td.cloneNode(true);
+        for (const x of c.querySelectorAll(".swatch")) x.remove();
+        return c.textContent.trim();
+      };
       const cells = [...tr.querySelectorAll("td")].map(text);
       return { name: cells[0], parts: cells.slice(1, -1).map(Number), total: Number(cells[cells.length - 1]) };
     });
@@ -150,7 +154,8 @@ async function checkFinal(page, name) {
     await page.keyboard.press("Escape");
   }
   if (!await page.getByRole("button", { name: "Replay" }).or(page.getByRole("link", { name: "Replay" })).count()) failures.push(`${name}: after closing the final scores, no way to the replay`);
-  (report.final_scores ||= {})[name] = checked.join(", ");
+  report.final_scores ||= {};
+  report.final_scores[name] = checked.join(", ");
 }
 
 // The kind of decision an action answers, as the table sent it.
@@ -209,7 +214,7 @@ async function createByForm(page, sets, options = {}) {
   await page.waitForSelector("svg.board");
 }
 
-async function playToTheEnd(page, name, limitSeconds, onMove) {
+async function playToTheEnd(page, _name, limitSeconds, onMove) {
   const used = new Set();
   const t0 = Date.now();
   let moves = 0;
@@ -761,7 +766,7 @@ if (!runs("princess")) {
   await page.locator(".mark-princess").first().click();
   await page.waitForTimeout(300);
   report.princess = sent;
-  if (!sent || !sent.startsWith("princess ")) failures.push(`princess: the table sent ${sent}`);
+  if (!sent?.startsWith("princess ")) failures.push(`princess: the table sent ${sent}`);
   await page.close();
 } else {
   failures.push("princess: PRINCESS_INVITE is not set (crates/cli/tests/browser.rs imports the game)");
@@ -870,12 +875,12 @@ if (runs("last")) {
   for (let step = 0; step < 400; step++) {
     const views = await Promise.all(created.seats.map((s) => api(`/api/games/${id}`, undefined, s.token)));
     view = views.find((v) => v.game.actions.length);
-    if (!view || view.status !== "running") break;
+    if (view?.status !== "running") break;
     if (view.game.stack === 0 && view.game.pending.kind === "place_tile") break;
     await api(`/api/games/${id}/actions`, { action: view.game.actions[0].text, version: view.version },
       created.seats.find((s) => s.seat === view.seat).token);
   }
-  if (!view || view.game.pending.kind !== "place_tile" || view.game.stack !== 0) {
+  if (view?.game.pending.kind !== "place_tile" || view.game.stack !== 0) {
     failures.push(`last action: the API did not bring the game to its last tile (${view?.status}, ${view?.game.stack} left)`);
   } else {
     const seat = created.seats.find((s) => s.seat === view.seat);

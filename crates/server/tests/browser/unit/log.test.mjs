@@ -1,0 +1,44 @@
+// What happened in words, and the final scores' split by kind of feature.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { translate } from "../../../web/i18n.js";
+import { eventText, finalSplit } from "../../../web/log.js";
+
+const en = (key, params) => translate("en", key, params);
+const ro = (key, params) => translate("ro", key, params);
+const nameOf = (p) => ({ P1: "Ana", P2: "Bo" })[p];
+
+test("a scoring says who, how much, for what, and why", () => {
+  const e = { type: "scored", feature: "city", winners: ["P1"], points: 10, tiles: 4, pennants: 1, when: "turn", reason: "completed" };
+  assert.equal(eventText(e, nameOf, en), "Ana scored 10 for a city (4 tiles, 1 pennant)");
+  assert.equal(eventText({ ...e, tiles: 21, pennants: 0 }, nameOf, ro), "Ana a marcat 10 pentru un oraș (21 de piese)");
+  assert.equal(eventText({ ...e, winners: [], points: 0 }, nameOf, en), "A city was completed (nobody scores) (4 tiles, 1 pennant)");
+  assert.equal(eventText({ type: "scored", feature: "field", winners: ["P1", "P2"], points: 9, cities: 3, when: "final", reason: "farmers" }, nameOf, en),
+    "Final scoring: Ana, Bo 9 for a field (3 completed cities, farmers)");
+});
+
+test("other events, and one not known yet", () => {
+  assert.equal(eventText({ type: "dragon_moved", player: "P2", space: "1,1" }, nameOf, en), "Bo moved the dragon to 1,1");
+  assert.equal(eventText({ type: "meeple_returned", player: "P1", kind: "normal", cause: "dragon" }, nameOf, en), "The dragon ate Ana's meeple");
+  assert.equal(eventText({ type: "fairy_points", player: "P1", points: 3 }, nameOf, en), "Ana scored 3 with the fairy");
+  assert.equal(eventText({ type: "brand_new" }, nameOf, en), "brand_new");
+});
+
+test("the final split adds each player's points by kind and by when, fairy included", () => {
+  const players = [{ player: "P1" }, { player: "P2" }];
+  const events = [
+    { type: "scored", feature: "city", winners: ["P1"], points: 8, when: "turn" },
+    { type: "scored", feature: "city", winners: ["P1", "P2"], points: 3, when: "final" },
+    { type: "scored", feature: "abbey", winners: ["P2"], points: 9, when: "turn" },
+    { type: "scored", feature: "road", winners: [], points: 0, when: "turn" },
+    { type: "fairy_points", player: "P2", points: 1 },
+    { type: "dragon_moved", player: "P1", space: "0,0" },
+  ];
+  const { used, split } = finalSplit(events, players);
+  assert.deepEqual(used, ["city", "monastery", "fairy"]);
+  assert.equal(split.get("P1")["city:turn"], 8);
+  assert.equal(split.get("P1")["city:final"], 3);
+  assert.equal(split.get("P2")["city:final"], 3);
+  assert.equal(split.get("P2")["monastery:turn"], 9);
+  assert.equal(split.get("P2")["fairy:turn"], 1);
+});
