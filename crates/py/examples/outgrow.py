@@ -30,7 +30,7 @@ def main() -> None:
             slots = dict((name, size) for name, _, size in game.action_blocks())["place"] // 4
             bots = [carcassonne.Bot(args.bot, seed=args.seed + g + p) for p in range(players)]
             while not game.is_over():
-                p = game.current_player
+                p = game.current_player()
                 if p == carcassonne.CHANCE:
                     game.draw()
                     continue

@@ -49,7 +49,7 @@ def random_game(players=2, sets=("base",), seed=0, rules=None, steps=None, rng=N
     game = carcassonne.Game(players=players, sets=sets, rules=rules, seed=seed)
     n = 0
     while not game.is_over() and (steps is None or n < steps):
-        if game.is_chance_node:
+        if game.is_chance_node():
             game.draw()
             continue
         yield game

@@ -64,7 +64,7 @@ def test_a_record_from_the_docs_loads_and_plays_on():
     game = carcassonne.Game.from_record(REPO / "docs" / "examples" / "mid-game.json")
     assert game.scores() == carc_scores(REPO / "docs" / "examples" / "mid-game.json")
     while not game.is_over():
-        if game.is_chance_node:
+        if game.is_chance_node():
             game.draw()
         else:
             game.apply(game.legal_action_ids()[0])
@@ -78,7 +78,7 @@ def test_observations_hold_only_what_the_player_may_see():
         for game in random_game(3, EVERY_SET, seed=seed, rng=rng):
             if game.is_over() or rng.random() > 0.2:
                 continue
-            me = game.current_player
+            me = game.current_player()
             board, features = game.observation(me)
             for k in range(2):
                 other = game.resample(me, seed=100 * seed + k)
@@ -93,7 +93,7 @@ def test_observations_hold_only_what_the_player_may_see():
 
 def test_observation_shapes_and_names():
     game = carcassonne.Game(players=4, sets=EVERY_SET)
-    assert game.decision["kind"] == "phase1"  # a triangle may be placed instead of drawing
+    assert game.decision()["kind"] == "phase1"  # a triangle may be placed instead of drawing
     (planes, w, w2), features = game.observation_shape
     board, vec = game.observation(0)
     assert board.shape == (planes, w, w2) and board.dtype == np.float32
@@ -101,20 +101,20 @@ def test_observation_shapes_and_names():
     assert len(game.plane_names()) == planes
     assert sum(n for _, n in game.feature_blocks()) == features
     # The start tile is in the middle of the window.
-    x0, y0, width = game.window
+    x0, y0, width = game.window()
     assert board[0, -y0, -x0] == 1.0
     assert game.observation_flat(0).shape == (planes * w * w2 + features,)
 
 
 def test_chance_nodes():
     game = carcassonne.Game(seed=3)
-    assert game.current_player == carcassonne.CHANCE
+    assert game.current_player() == carcassonne.CHANCE
     outcomes = game.chance_outcomes()
     assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
     assert game.legal_action_ids() == []
     kind, _ = game.chance_outcome_ids()[0]
     game.apply_chance(kind)
-    assert game.current_player == 0
+    assert game.current_player() == 0
     with pytest.raises(carcassonne.IllegalActionError):
         game.apply_chance(kind)
 
@@ -153,7 +153,7 @@ def test_no_game_outgrows_the_action_space_whatever_the_window(players, sets):
     blocks = {name: (first, size) for name, first, size in game.action_blocks()}
     placements = 0
     while not game.is_over():
-        if game.is_chance_node:
+        if game.is_chance_node():
             game.draw()
             continue
         ids = game.legal_action_ids()
@@ -182,7 +182,7 @@ def test_clone_and_pickle_are_independent():
 
 def test_bots_play_legally_and_repeat_themselves_for_a_seed():
     game = carcassonne.Game(players=3, sets=EVERY_SET, seed=4)
-    while game.is_chance_node:
+    while game.is_chance_node():
         game.draw()
     for spec in ["random", "greedy", "mcts:iterations=60,threads=1", "easy"]:
         a = carcassonne.Bot(spec, seed=1).choose(game)

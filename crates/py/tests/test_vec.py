@@ -38,7 +38,7 @@ def test_batched_games_finish_and_rewards_add_up_to_the_final_scores(players, se
             assert flat[offsets[i] : offsets[i + 1]].tolist() == ids[i, : counts[i]].tolist()
         assert (vec.current_player() >= 0).all()
         finished += step_checking_rewards(vec, vec.random_actions(rng), totals)
-    assert vec.episodes == finished
+    assert vec.episodes() == finished
 
 
 def test_a_batch_of_one_is_the_same_game_as_a_game():
@@ -46,11 +46,11 @@ def test_a_batch_of_one_is_the_same_game_as_a_game():
     game = carcassonne.Game(players=2, sets=["base", "am"], seed=42)
     rng = np.random.default_rng(3)
     while True:
-        while game.is_chance_node:
+        while game.is_chance_node():
             game.draw()
         a = vec.random_actions(rng)
         assert sorted(game.legal_action_ids()) == sorted(vec.legal_ids()[0][0, : vec.legal_ids()[1][0]].tolist())
-        board, features = game.observation(game.current_player)
+        board, features = game.observation(game.current_player())
         vb, vf = vec.observations()
         np.testing.assert_array_equal(vb[0], board)
         np.testing.assert_array_equal(vf[0], features)
@@ -69,7 +69,7 @@ def test_threads_give_the_same_games():
         rng = np.random.default_rng(1)
         for _ in range(300):
             vec.step(vec.random_actions(rng))
-        runs.append((vec.scores().copy(), vec.observations()[1].copy(), vec.episodes))
+        runs.append((vec.scores().copy(), vec.observations()[1].copy(), vec.episodes()))
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
     np.testing.assert_array_equal(runs[0][1], runs[1][1])
     assert runs[0][2] == runs[1][2]
@@ -125,7 +125,7 @@ def test_random_actions_are_legal_ids(players, sets):
         for i in range(len(vec)):
             assert actions[i] in ids[i, : counts[i]], f"game {i}: {actions[i]} is not among its legal ids"
         vec.step(actions)
-    assert vec.episodes > 0
+    assert vec.episodes() > 0
 
 
 def chi2_bound(df: int, z: float = 4.75) -> float:
@@ -171,7 +171,7 @@ def test_a_tiny_window_only_crops_the_observation_no_game_is_truncated():
             np.testing.assert_array_equal(totals[i], finals[i])
             totals[i] = 0
             ended += 1
-    assert vec.episodes == ended
+    assert vec.episodes() == ended
 
 
 def test_random_actions_without_a_generator_repeat_from_the_seed():
@@ -238,7 +238,7 @@ def test_games_with_bots_repeat_with_threads():
         vec = carcassonne.VecGame(6, sets=EVERY_SET, seed=3, threads=threads, bots={1: "greedy"})
         for _ in range(200):
             vec.step(vec.random_actions(5))
-        runs.append((vec.scores().copy(), vec.episodes))
+        runs.append((vec.scores().copy(), vec.episodes()))
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
     assert runs[0][1] == runs[1][1]
 

@@ -188,27 +188,22 @@ class Game:
         """Number of players."""
         return self._g.players
 
-    @property
     def current_player(self) -> int:
         """The player to act (0-based), :data:`CHANCE` (-1) at a draw, :data:`TERMINAL` (-4) once over."""
         return self._g.current_player()
 
-    @property
     def is_chance_node(self) -> bool:
         """Whether a draw is pending."""
         return self._g.current_player() == CHANCE
 
-    @property
     def decision(self) -> Dict[str, Any]:
         """The pending decision: ``actor``, ``kind`` (``place_tile``, ``phase2``, ...), the drawn ``tile``, ..."""
         return json.loads(self._g.decision_json())
 
-    @property
     def turn(self) -> int:
         """Turn number."""
         return self._g.turn
 
-    @property
     def stack_len(self) -> int:
         """Tiles left in the stack."""
         return self._g.stack_len()
@@ -241,7 +236,7 @@ class Game:
     def legal_moves(self) -> List[Action]:
         """The legal actions as :class:`Action` objects (id, notation, block, fields)."""
         texts = self._g.legal_actions()
-        if self.is_chance_node:
+        if self.is_chance_node():
             return [Action(None, t, "draw", {}) for t in texts]
         out = []
         for i, t in zip(self._g.legal_action_ids(), texts):
@@ -349,7 +344,6 @@ class Game:
         """Names and lengths of the feature vector's blocks, in order."""
         return self._g.feature_blocks()
 
-    @property
     def window(self) -> Tuple[int, int, int]:
         """``(x0, y0, width)``: the board window's south-west space and width, centred on the tiles played."""
         return self._g.window()
@@ -380,7 +374,7 @@ class Game:
         return self.clone()
 
     def __getstate__(self) -> Dict[str, Any]:
-        return {"record": self._g.record_json(), "window": self.window[2]}
+        return {"record": self._g.record_json(), "window": self.window()[2]}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self._g = _core.Game.from_record(state["record"], state["window"])
@@ -391,7 +385,7 @@ class Game:
     def random_action(self, rng: Optional[_random.Random] = None) -> str:
         """A uniformly random legal action, in notation (at a chance node, a draw weighted by the tiles left)."""
         rng = rng or _random
-        if self.is_chance_node:
+        if self.is_chance_node():
             outcomes = self._g.chance_outcomes()
             kinds = [tile for _, tile, _ in outcomes]
             return "draw " + rng.choices(kinds, weights=[p for _, _, p in outcomes])[0]
@@ -443,7 +437,7 @@ def play(game: Game, bots: Sequence[Union[Bot, str]], seed: int = 0) -> Game:
     if len(seats) != game.players:
         raise ValueError(f"{len(seats)} bots for {game.players} players")
     while not game.is_over():
-        p = game.current_player
+        p = game.current_player()
         if p == CHANCE:
             game.draw()
         else:
@@ -503,7 +497,7 @@ class VecGame:
     def __repr__(self) -> str:
         seated = ", ".join(f"seat {p}: {b}" for p, b in enumerate(self.bots) if b is not None)
         bots = f" ({seated})" if seated else ""
-        return f"<carcassonne.VecGame of {len(self)} games, {self.players} players{bots}, {self.episodes} finished>"
+        return f"<carcassonne.VecGame of {len(self)} games, {self.players} players{bots}, {self.episodes()} finished>"
 
     @property
     def bots(self) -> List[Optional[str]]:
@@ -518,7 +512,6 @@ class VecGame:
         """Number of players."""
         return self._v.players
 
-    @property
     def episodes(self) -> int:
         """Games finished so far."""
         return self._v.episodes

@@ -46,7 +46,7 @@ def single_game(setup: dict) -> Callable[[], int]:
         game = carcassonne.Game(**setup, seed=next(seeds))
         steps = 0
         while not game.is_over():
-            if game.is_chance_node:
+            if game.is_chance_node():
                 game.draw()
             else:
                 game.apply(rng.choice(game.legal_action_ids()))
@@ -97,7 +97,7 @@ def decision_share(setup: dict) -> float:
         game = carcassonne.Game(**setup, seed=seed)
         rng = random.Random(seed)
         while not game.is_over():
-            if game.is_chance_node:
+            if game.is_chance_node():
                 game.draw()
                 draws += 1
             else:

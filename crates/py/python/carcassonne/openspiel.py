@@ -105,7 +105,7 @@ class CarcassonneGame(pyspiel.Game):
         self._tile_ids = self._start.tile_ids()
         self._kinds = {t: k for k, t in enumerate(self._tile_ids)}
         players = self.setup["players"]
-        tiles = self._start.stack_len + 30
+        tiles = self._start.stack_len() + 30
         info = pyspiel.GameInfo(
             num_distinct_actions=self._start.action_space_size,
             max_chance_outcomes=self._start.chance_space_size,
@@ -173,7 +173,7 @@ class CarcassonneState(pyspiel.State):
     def current_player(self) -> int:
         if self.inner is None:
             return pyspiel.PlayerId.CHANCE
-        p = self.inner.current_player
+        p = self.inner.current_player()
         if p == carcassonne.CHANCE:
             return pyspiel.PlayerId.CHANCE
         if p == carcassonne.TERMINAL:
@@ -183,7 +183,7 @@ class CarcassonneState(pyspiel.State):
     def _legal_actions(self, player: int) -> List[int]:
         if player == pyspiel.PlayerId.CHANCE:
             return [k for k, _ in self.chance_outcomes()]
-        if self.inner is None or player != self.inner.current_player:
+        if self.inner is None or player != self.inner.current_player():
             return []
         return sorted(self.inner.legal_action_ids())
 
@@ -192,7 +192,7 @@ class CarcassonneState(pyspiel.State):
             left = self._deal_left()
             total = sum(left.values())
             return [(k, n / total) for k, n in sorted(left.items())]
-        if not self.inner.is_chance_node:
+        if not self.inner.is_chance_node():
             raise ValueError("chance_outcomes called on a non-chance state")
         return self.inner.chance_outcome_ids()
 
@@ -204,7 +204,7 @@ class CarcassonneState(pyspiel.State):
             self.hands[dealt % len(self.hands)].append(int(action))
             if dealt + 1 == self._game._deals():
                 self.inner = self._game._dealt(self.hands)
-        elif self.inner.is_chance_node:
+        elif self.inner.is_chance_node():
             self.inner.apply_chance(action)
         else:
             self.inner.apply(int(action))
@@ -215,7 +215,7 @@ class CarcassonneState(pyspiel.State):
             return f"deal {self._game._tile_ids[action]} to P{seat + 1}"
         if player == pyspiel.PlayerId.CHANCE:
             return "draw " + self._game._tile_ids[action]
-        if player == self.inner.current_player:
+        if player == self.inner.current_player():
             try:
                 return self.inner.action_text(action)
             except carcassonne.IllegalActionError:
@@ -275,8 +275,8 @@ class CarcassonneState(pyspiel.State):
         if self.inner is None:
             dealt = sum(len(h) for h in self.hands)
             return f"dealing the triangles: {dealt} of {self._game._deals()} dealt"
-        d = self.inner.decision
-        return f"turn {self.inner.turn}, scores {self.inner.scores()}, {d['actor']} to decide {d['kind']}"
+        d = self.inner.decision()
+        return f"turn {self.inner.turn()}, scores {self.inner.scores()}, {d['actor']} to decide {d['kind']}"
 
 
 class CarcassonneObserver:

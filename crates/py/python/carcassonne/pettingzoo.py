@@ -77,7 +77,7 @@ class CarcassonneEnv(AECEnv):
         return self._action_spaces[agent]
 
     def _settle(self) -> None:
-        while self.game.is_chance_node:
+        while self.game.is_chance_node():
             self.game.draw()
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
@@ -91,12 +91,12 @@ class CarcassonneEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self.agent_selection = self.possible_agents[self.game.current_player()]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         i = self.agent_name_mapping[agent]
         mask = np.zeros(self._size, np.int8)
-        if self.game.current_player == i:
+        if self.game.current_player() == i:
             try:
                 mask[self.game.legal_action_ids()] = 1
             except carcassonne.WindowError:
@@ -135,7 +135,7 @@ class CarcassonneEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
         if not (over or truncated):
-            self.agent_selection = self.possible_agents[self.game.current_player]
+            self.agent_selection = self.possible_agents[self.game.current_player()]
         if self.render_mode == "human":
             self.render()
 
@@ -216,14 +216,14 @@ class SinglePlayerEnv(gymnasium.Env):
 
     def _obs(self) -> Dict[str, np.ndarray]:
         mask = np.zeros(self._size, np.int8)
-        if self.game.current_player == self.seat:
+        if self.game.current_player() == self.seat:
             mask[self._legal() or []] = 1
         return {"observation": self.game.observation_flat(self.seat).astype(np.float32), "action_mask": mask}
 
     def _advance(self) -> None:
         """Draws and the bots' decisions, up to the agent's next decision or the end."""
         while not self.game.is_over():
-            p = self.game.current_player
+            p = self.game.current_player()
             if p == carcassonne.CHANCE:
                 self.game.draw()
             elif p == self.seat:

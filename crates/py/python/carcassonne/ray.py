@@ -41,7 +41,7 @@ def _play(setup: Dict[str, Any], specs: List[str], seed: int) -> Dict[str, Any]:
     decisions = 0
     start = time.perf_counter()
     while not game.is_over():
-        p = game.current_player
+        p = game.current_player()
         if p == carcassonne.CHANCE:
             game.draw()
         else:
