@@ -37,15 +37,26 @@ export function spotWords(a, nameOf = (p) => p, t = translate) {
   const who = a.player ? nameOf(a.player) : "";
   const figure = a.figure ? t(a.figure) : "";
   switch (a.type) {
-    case "deploy": return t("spot_deploy", { figure, segment });
-    case "barn": return t("spot_barn", { where: t(`dir_${a.corner}`) });
-    case "portal": return t("spot_portal", { figure, segment, space: a.space });
-    case "wagon-move": return t("spot_wagon", { segment, space: a.space });
-    case "princess": return t("spot_princess", { who, figure, segment });
-    case "fairy": return a.player ? t("spot_fairy_next", { who, figure, segment, space: a.space }) : t("spot_fairy_space", { space: a.space });
-    case "crop-add": return t("spot_crop_add", { figure, segment, space: a.space });
-    case "crop-remove": return t("spot_crop_remove", { who, figure, segment, space: a.space });
-    default: return a.text;
+    case "deploy":
+      return t("spot_deploy", { figure, segment });
+    case "barn":
+      return t("spot_barn", { where: t(`dir_${a.corner}`) });
+    case "portal":
+      return t("spot_portal", { figure, segment, space: a.space });
+    case "wagon-move":
+      return t("spot_wagon", { segment, space: a.space });
+    case "princess":
+      return t("spot_princess", { who, figure, segment });
+    case "fairy":
+      return a.player
+        ? t("spot_fairy_next", { who, figure, segment, space: a.space })
+        : t("spot_fairy_space", { space: a.space });
+    case "crop-add":
+      return t("spot_crop_add", { figure, segment, space: a.space });
+    case "crop-remove":
+      return t("spot_crop_remove", { who, figure, segment, space: a.space });
+    default:
+      return a.text;
   }
 }
 

@@ -7,7 +7,11 @@ export async function call(method, path, body, token) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
-  try { data = await resp.json(); } catch { data = null; }
+  try {
+    data = await resp.json();
+  } catch {
+    data = null;
+  }
   return { status: resp.status, ok: resp.ok, data };
 }
 export const get = (p, token) => call("GET", p, undefined, token);
@@ -15,7 +19,11 @@ export const post = (p, body, token) => call("POST", p, body, token);
 
 // Every token this browser holds, by game: { P1: token, ... }.
 export function tokens(id) {
-  try { return JSON.parse(localStorage.getItem(`carc.tokens.${id}`) || "{}"); } catch { return {}; }
+  try {
+    return JSON.parse(localStorage.getItem(`carc.tokens.${id}`) || "{}");
+  } catch {
+    return {};
+  }
 }
 export function keepToken(id, seat, token) {
   const all = tokens(id);

@@ -4,12 +4,12 @@
 // (/new, newgame.js), the table (/play/{id}, table.js; an invite link carries the seat's token after #), a replay
 // (/replay/{id}, replay.js) and the rules (/rules, rules.js). This file routes between them.
 
-import { t, setLanguage, language } from "./i18n.js";
-import { root, h, header, setRouter } from "./ui.js";
 import { get, keepToken } from "./api.js";
+import { language, setLanguage, t } from "./i18n.js";
 import { lobby } from "./lobby.js";
 import { newGame } from "./newgame.js";
 import { Table } from "./table.js";
+import { h, header, root, setRouter } from "./ui.js";
 
 // The screen shown (a table or a replay, stopped when another is shown).
 let current = null;

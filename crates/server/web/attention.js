@@ -8,10 +8,11 @@ const SOUND_KEY = "carc.sound";
 
 // The page's own icon, and the same with a red dot: something waits for you.
 const ALERT_ICON = `data:image/svg+xml,${encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="4" fill="#8fb35a"/>'
-  + '<path d="M0 0h32L24 10H8z" fill="#c98b4a"/><path d="M2 0h28l-7 8H9z" fill="#b8763c"/>'
-  + '<rect x="14" y="14" width="4" height="18" fill="#efe3c2"/>'
-  + '<circle cx="23" cy="23" r="8" fill="#d4321c" stroke="#fff" stroke-width="2.5"/></svg>')}`;
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="4" fill="#8fb35a"/>' +
+    '<path d="M0 0h32L24 10H8z" fill="#c98b4a"/><path d="M2 0h28l-7 8H9z" fill="#b8763c"/>' +
+    '<rect x="14" y="14" width="4" height="18" fill="#efe3c2"/>' +
+    '<circle cx="23" cy="23" r="8" fill="#d4321c" stroke="#fff" stroke-width="2.5"/></svg>',
+)}`;
 
 let wanted = false; // it is this browser's turn
 let title = null; // the text the title gets while it is (a function of the language, so that a switch applies)
@@ -91,5 +92,11 @@ export function chime() {
 
 // A page that starts with the chime on may not sound before the player's first click: that click lets it.
 if (typeof document !== "undefined") {
-  document.addEventListener("pointerdown", () => { if (audio?.state === "suspended") audio.resume().catch(() => {}); }, { once: true });
+  document.addEventListener(
+    "pointerdown",
+    () => {
+      if (audio?.state === "suspended") audio.resume().catch(() => {});
+    },
+    { once: true },
+  );
 }

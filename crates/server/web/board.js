@@ -2,7 +2,7 @@
 // The board: tiles where the server says they are, figures on the segments it names, and clickable marks for the
 // legal actions it sent. Pan by dragging, zoom with the wheel, a pinch or the buttons.
 
-import { el, defs, drawTile, segAnchor, figure, symbol, PLAYER_COLORS } from "./tiles.js";
+import { defs, drawTile, el, figure, PLAYER_COLORS, segAnchor, symbol } from "./tiles.js";
 
 const CORNERS = ["NE", "SE", "SW", "NW"];
 
@@ -49,15 +49,24 @@ export function spread(points, need, passes = 80) {
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
         if (!clash(p, i, j)) continue;
-        let dx = p[j][0] - p[i][0], dy = p[j][1] - p[i][1], d = Math.hypot(dx, dy);
+        let dx = p[j][0] - p[i][0],
+          dy = p[j][1] - p[i][1],
+          d = Math.hypot(dx, dy);
         if (d < 1e-6) {
           // The same point: a direction of their own (the golden angle apart for each further pair).
           const a = (j - i - 1 + i * 3) * 2.399963;
-          dx = Math.cos(a); dy = Math.sin(a); d = 0;
-        } else { dx /= d; dy /= d; }
+          dx = Math.cos(a);
+          dy = Math.sin(a);
+          d = 0;
+        } else {
+          dx /= d;
+          dy /= d;
+        }
         const push = (need(i, j) * 1.02 - d) / 2;
-        p[i][0] -= dx * push; p[i][1] -= dy * push;
-        p[j][0] += dx * push; p[j][1] += dy * push;
+        p[i][0] -= dx * push;
+        p[i][1] -= dy * push;
+        p[j][0] += dx * push;
+        p[j][1] += dy * push;
         moved = true;
       }
     }
@@ -75,7 +84,10 @@ export function spread(points, need, passes = 80) {
     let joined = false;
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        if (find(i) !== find(j) && clash(q, i, j)) { group[find(j)] = find(i); joined = true; }
+        if (find(i) !== find(j) && clash(q, i, j)) {
+          group[find(j)] = find(i);
+          joined = true;
+        }
       }
     }
     if (!joined) break;
@@ -125,7 +137,9 @@ export class Board {
     this.listen();
   }
 
-  tile(id) { return this.tiles.get(id); }
+  tile(id) {
+    return this.tiles.get(id);
+  }
 
   setViewBox() {
     const { x, y, w, h } = this.view;
@@ -152,7 +166,8 @@ export class Board {
     this.figureScale = k;
     const t = k === 1 ? null : `scale(${k.toFixed(3)})`;
     for (const b of this.svg.querySelectorAll(".figure-body")) {
-      if (t) b.setAttribute("transform", t); else b.removeAttribute("transform");
+      if (t) b.setAttribute("transform", t);
+      else b.removeAttribute("transform");
     }
     // Symbols on the tiles (volcanoes, pennants, crop circles…) grow less, so that they stay on their tiles.
     const ks = Math.min(k, 1.7);
@@ -165,13 +180,22 @@ export class Board {
   fit() {
     const spaces = (this.state?.board || []).map((t) => parseSpace(t.space));
     if (!spaces.length) spaces.push([0, 0]);
-    const xs = spaces.map((s) => s[0]), ys = spaces.map((s) => -s[1]);
-    const [x0, x1, y0, y1] = [Math.min(...xs) - 1.5, Math.max(...xs) + 2.5, Math.min(...ys) - 1.5, Math.max(...ys) + 2.5];
+    const xs = spaces.map((s) => s[0]),
+      ys = spaces.map((s) => -s[1]);
+    const [x0, x1, y0, y1] = [
+      Math.min(...xs) - 1.5,
+      Math.max(...xs) + 2.5,
+      Math.min(...ys) - 1.5,
+      Math.max(...ys) + 2.5,
+    ];
     const rect = this.svg.getBoundingClientRect();
     const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1;
-    let w = (x1 - x0) * 100, h = (y1 - y0) * 100;
-    if (w / h < aspect) w = h * aspect; else h = w / aspect;
-    const cx = ((x0 + x1) / 2) * 100, cy = ((y0 + y1) / 2) * 100;
+    let w = (x1 - x0) * 100,
+      h = (y1 - y0) * 100;
+    if (w / h < aspect) w = h * aspect;
+    else h = w / aspect;
+    const cx = ((x0 + x1) / 2) * 100,
+      cy = ((y0 + y1) / 2) * 100;
     this.view = { x: cx - w / 2, y: cy - h / 2, w: Math.max(w, 300), h: Math.max(h, 300 / aspect) };
     this.setViewBox();
   }
@@ -188,17 +212,24 @@ export class Board {
   // Screen point -> board units.
   toBoard(clientX, clientY) {
     const r = this.svg.getBoundingClientRect();
-    return [this.view.x + ((clientX - r.left) / r.width) * this.view.w, this.view.y + ((clientY - r.top) / r.height) * this.view.h];
+    return [
+      this.view.x + ((clientX - r.left) / r.width) * this.view.w,
+      this.view.y + ((clientY - r.top) / r.height) * this.view.h,
+    ];
   }
 
   listen() {
     const pointers = new Map();
     let last = null;
-    this.svg.addEventListener("wheel", (e) => {
-      e.preventDefault();
-      this.userMoved = true;
-      this.zoom(e.deltaY > 0 ? 1.12 : 1 / 1.12, this.toBoard(e.clientX, e.clientY));
-    }, { passive: false });
+    this.svg.addEventListener(
+      "wheel",
+      (e) => {
+        e.preventDefault();
+        this.userMoved = true;
+        this.zoom(e.deltaY > 0 ? 1.12 : 1 / 1.12, this.toBoard(e.clientX, e.clientY));
+      },
+      { passive: false },
+    );
     this.svg.addEventListener("pointerdown", (e) => {
       pointers.set(e.pointerId, [e.clientX, e.clientY]);
       last = null;
@@ -210,7 +241,8 @@ export class Board {
       pointers.set(e.pointerId, [e.clientX, e.clientY]);
       const r = this.svg.getBoundingClientRect();
       if (pointers.size === 1) {
-        const dx = ((e.clientX - prev[0]) / r.width) * this.view.w, dy = ((e.clientY - prev[1]) / r.height) * this.view.h;
+        const dx = ((e.clientX - prev[0]) / r.width) * this.view.w,
+          dy = ((e.clientY - prev[1]) / r.height) * this.view.h;
         this.dragged += Math.abs(e.clientX - prev[0]) + Math.abs(e.clientY - prev[1]);
         if (this.dragged > 4) {
           this.userMoved = true;
@@ -227,7 +259,10 @@ export class Board {
         this.userMoved = true;
       }
     });
-    const up = (e) => { pointers.delete(e.pointerId); last = null; };
+    const up = (e) => {
+      pointers.delete(e.pointerId);
+      last = null;
+    };
     this.svg.addEventListener("pointerup", up);
     this.svg.addEventListener("pointercancel", up);
   }
@@ -238,15 +273,17 @@ export class Board {
     const [ox, oy] = origin(parseSpace(t.space));
     const r = turns(t.rotation || t.corner);
     const g = el("g", { transform: `translate(${ox} ${oy}) rotate(${90 * r} 50 50)`, ...extra }, layer);
-    if (def) drawTile(g, def); else el("rect", { width: 100, height: 100, fill: "#ccc" }, g);
+    if (def) drawTile(g, def);
+    else el("rect", { width: 100, height: 100, fill: "#ccc" }, g);
     return g;
   }
 
   // Where a segment named `name` (`road@W`) of the tile at `space` (and `corner`, for a triangle) lies, in board
   // units; null if no such tile or segment.
   segmentPoint(space, name, corner) {
-    const t = (this.state?.board || []).find((b) => b.space === space && (!corner || b.corner === corner))
-      || (this.state?.board || []).find((b) => b.space === space);
+    const t =
+      (this.state?.board || []).find((b) => b.space === space && (!corner || b.corner === corner)) ||
+      (this.state?.board || []).find((b) => b.space === space);
     if (!t) return null;
     const def = this.tile(t.tile);
     if (!def) return null;
@@ -261,7 +298,9 @@ export class Board {
   // Where the figure of `player` of kind `figure` on that segment is drawn (an action on a figure rings it there);
   // else where the segment lies.
   figurePoint(space, segment, corner, player, figure) {
-    return this.figures?.get(figureKey(space, segment, corner, player, figure)) || this.segmentPoint(space, segment, corner);
+    return (
+      this.figures?.get(figureKey(space, segment, corner, player, figure)) || this.segmentPoint(space, segment, corner)
+    );
   }
 
   // The board as the server sent it: tiles, the last tiles placed, figures.
@@ -277,15 +316,22 @@ export class Board {
       el("rect", { x: ox + 2, y: oy + 2, width: 96, height: 96, class: "recent", fill: "none" }, this.layers.last);
     }
     // Figures on the same point (a monk and a farmer in the middle of a monastery's tile) stand side by side.
-    const standing = state.meeples.map((m) => ({ m, at: this.segmentPoint(m.space, m.segment, m.corner) })).filter((f) => f.at);
-    const places = spread(standing.map((f) => f.at), () => 20);
+    const standing = state.meeples
+      .map((m) => ({ m, at: this.segmentPoint(m.space, m.segment, m.corner) }))
+      .filter((f) => f.at);
+    const places = spread(
+      standing.map((f) => f.at),
+      () => 20,
+    );
     this.figures = new Map();
     standing.forEach(({ m }, i) => {
       const at = places[i];
       this.figures.set(figureKey(m.space, m.segment, m.corner, m.player, m.kind === "normal" ? "meeple" : m.kind), at);
       const color = players[Number(m.player.slice(1)) - 1]?.color || PLAYER_COLORS[0];
-      figure(this.layers.figures, m.kind === "normal" ? "meeple" : m.kind, color, at,
-        { farmer: m.segment.startsWith("field"), mark: seatMark(m.player) });
+      figure(this.layers.figures, m.kind === "normal" ? "meeple" : m.kind, color, at, {
+        farmer: m.segment.startsWith("field"),
+        mark: seatMark(m.player),
+      });
       if (m.fairy) this.fairyAt([at[0] + 14, at[1] - 8]);
     });
     for (const b of state.barns || []) {
@@ -304,7 +350,20 @@ export class Board {
           if (!at) continue;
           colours.forEach((c, i) => {
             const r = 13 - i * 4;
-            el("circle", { cx: at[0], cy: at[1] - 4, r, fill: "none", stroke: c, "stroke-width": 3.5, opacity: 0.85, class: "holder" }, this.layers.last);
+            el(
+              "circle",
+              {
+                cx: at[0],
+                cy: at[1] - 4,
+                r,
+                fill: "none",
+                stroke: c,
+                "stroke-width": 3.5,
+                opacity: 0.85,
+                class: "holder",
+              },
+              this.layers.last,
+            );
           });
         }
       }
@@ -312,13 +371,25 @@ export class Board {
     const fig = state.figures || {};
     // The dragon's way so far in this movement.
     if ((fig.dragon_path || []).length > 1) {
-      const pts = fig.dragon_path.map((sp) => { const [ox, oy] = origin(parseSpace(sp)); return `${ox + 50},${oy + 50}`; });
+      const pts = fig.dragon_path.map((sp) => {
+        const [ox, oy] = origin(parseSpace(sp));
+        return `${ox + 50},${oy + 50}`;
+      });
       el("polyline", { points: pts.join(" "), class: "dragon-path", fill: "none" }, this.layers.figures);
     }
     if (fig.dragon) {
       const [ox, oy] = origin(parseSpace(fig.dragon));
       const g = el("g", { class: "dragon", transform: `translate(${ox + 50} ${oy + 50})` }, this.layers.figures);
-      el("path", { d: "M-22 10 Q-18 -14 4 -16 L10 -26 L12 -14 Q26 -8 22 8 Q12 2 6 10 Q0 0 -8 10 Z", fill: "#9d2416", stroke: "#3b0d07", "stroke-width": 1.5 }, g);
+      el(
+        "path",
+        {
+          d: "M-22 10 Q-18 -14 4 -16 L10 -26 L12 -14 Q26 -8 22 8 Q12 2 6 10 Q0 0 -8 10 Z",
+          fill: "#9d2416",
+          stroke: "#3b0d07",
+          "stroke-width": 1.5,
+        },
+        g,
+      );
       el("circle", { cx: 8, cy: -10, r: 2, fill: "#f2c84b" }, g);
     }
     if (fig.fairy && !state.meeples.some((m) => m.fairy)) {
@@ -327,12 +398,22 @@ export class Board {
     }
     // Keep every tile in sight until the player moves the board themselves.
     this.figureScale = null;
-    if (!this.userMoved) this.fit(); else this.scaleFigures();
+    if (!this.userMoved) this.fit();
+    else this.scaleFigures();
   }
 
   fairyAt([x, y]) {
     const g = el("g", { class: "fairy", transform: `translate(${x} ${y})` }, this.layers.figures);
-    el("path", { d: "M0 -10 C-9 -18 -14 -4 -2 -2 C-14 2 -8 12 0 4 C8 12 14 2 2 -2 C14 -4 9 -18 0 -10 Z", fill: "#b9e3f5", stroke: "#4a8fb0", "stroke-width": 1 }, g);
+    el(
+      "path",
+      {
+        d: "M0 -10 C-9 -18 -14 -4 -2 -2 C-14 2 -8 12 0 4 C8 12 14 2 2 -2 C14 -4 9 -18 0 -10 Z",
+        fill: "#b9e3f5",
+        stroke: "#4a8fb0",
+        "stroke-width": 1,
+      },
+      g,
+    );
     el("circle", { r: 3, fill: "#f7d8e8", stroke: "#a0507a", "stroke-width": 0.8 }, g);
   }
 
@@ -351,7 +432,17 @@ export class Board {
   // "barn" for the barn's figure; `tagWhenMoved`, only when it had to leave its point. Where it is drawn is up to
   // layoutSpots, called once every spot of the decision is there.
   mark(at, label, onClick, kind = "spot", { tag = null, tagWhenMoved = false } = {}) {
-    const g = el("g", { class: `mark mark-${kind}`, transform: `translate(${at[0]} ${at[1]})`, tabindex: 0, role: "button", "aria-label": label }, this.layers.spots);
+    const g = el(
+      "g",
+      {
+        class: `mark mark-${kind}`,
+        transform: `translate(${at[0]} ${at[1]})`,
+        tabindex: 0,
+        role: "button",
+        "aria-label": label,
+      },
+      this.layers.spots,
+    );
     const body = el("g", { class: "spot-body" }, g);
     const radius = SPOT_RADIUS[kind] || 9;
     el("circle", { r: radius + 4.5, class: "focus-ring" }, body);
@@ -360,13 +451,25 @@ export class Board {
     if (tag === "barn") {
       tagEl = el("path", { d: "M-5 4 V-1.5 L0 -5.5 L5 -1.5 V4 Z", class: "spot-tag spot-icon" }, body);
     } else if (tag) {
-      tagEl = el("text", { class: "spot-tag", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11 }, body);
+      tagEl = el(
+        "text",
+        { class: "spot-tag", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 11 },
+        body,
+      );
       tagEl.textContent = tag;
     }
     el("title", {}, g).textContent = label;
-    const fire = (e) => { e.stopPropagation(); if ((this.dragged || 0) <= 4) onClick(); };
+    const fire = (e) => {
+      e.stopPropagation();
+      if ((this.dragged || 0) <= 4) onClick();
+    };
     g.addEventListener("click", fire);
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onClick(); } });
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        onClick();
+      }
+    });
     this.spotList ||= [];
     this.spotList.push({ g, body, at, radius, tagEl, tagWhenMoved });
     this.takeFocus(g, label);
@@ -384,13 +487,17 @@ export class Board {
     const ppu = this.pixelsPerUnit() || 1;
     const k = Math.max(1, SPOT_MIN_PX / (9 * ppu));
     const gap = SPOT_GAP_PX / ppu;
-    const places = spread(list.map((s) => s.at), (i, j) => (list[i].radius + list[j].radius) * k + gap);
+    const places = spread(
+      list.map((s) => s.at),
+      (i, j) => (list[i].radius + list[j].radius) * k + gap,
+    );
     const lines = el("g", { class: "leaders" });
     this.layers.spots.prepend(lines);
     list.forEach((s, i) => {
       const [x, y] = places[i];
       s.g.setAttribute("transform", `translate(${x.toFixed(2)} ${y.toFixed(2)})`);
-      if (k === 1) s.body.removeAttribute("transform"); else s.body.setAttribute("transform", `scale(${k.toFixed(3)})`);
+      if (k === 1) s.body.removeAttribute("transform");
+      else s.body.setAttribute("transform", `scale(${k.toFixed(3)})`);
       const moved = Math.hypot(x - s.at[0], y - s.at[1]);
       if (s.tagEl) s.tagEl.style.display = s.tagWhenMoved && moved < 1 ? "none" : "";
       if (moved > s.radius * k) {
@@ -403,18 +510,40 @@ export class Board {
   // A space where the tile may go: a dashed square (or a triangle's half) that can be clicked.
   spaceMark(space, label, onClick, selected) {
     const [ox, oy] = origin(parseSpace(space));
-    const g = el("g", { class: `space-mark${selected ? " selected" : ""}`, tabindex: 0, role: "button", "aria-label": label, "data-space": space }, this.layers.marks);
+    const g = el(
+      "g",
+      {
+        class: `space-mark${selected ? " selected" : ""}`,
+        tabindex: 0,
+        role: "button",
+        "aria-label": label,
+        "data-space": space,
+      },
+      this.layers.marks,
+    );
     el("rect", { x: ox + 4, y: oy + 4, width: 92, height: 92, rx: 6 }, g);
     el("title", {}, g).textContent = label;
-    g.addEventListener("click", (e) => { e.stopPropagation(); if ((this.dragged || 0) <= 4) onClick(); });
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onClick(); } });
+    g.addEventListener("click", (e) => {
+      e.stopPropagation();
+      if ((this.dragged || 0) <= 4) onClick();
+    });
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        onClick();
+      }
+    });
     this.takeFocus(g, label);
     return g;
   }
 
   // A mark that comes back with the label of the one that had the focus takes it.
   takeFocus(g, label) {
-    if (this.refocus && this.refocus === label && (!document.activeElement || document.activeElement === document.body)) {
+    if (
+      this.refocus &&
+      this.refocus === label &&
+      (!document.activeElement || document.activeElement === document.body)
+    ) {
       this.refocus = null;
       g.focus({ preventScroll: true });
     }
@@ -424,7 +553,16 @@ export class Board {
   ghost(tileId, space, orientation) {
     this.layers.ghost.replaceChildren();
     if (!space) return;
-    const g = this.drawPlaced(this.layers.ghost, { tile: tileId, space, rotation: orientation[0] === "r" ? orientation : null, corner: orientation[0] === "r" ? null : orientation }, { class: "ghost" });
+    const g = this.drawPlaced(
+      this.layers.ghost,
+      {
+        tile: tileId,
+        space,
+        rotation: orientation[0] === "r" ? orientation : null,
+        corner: orientation[0] === "r" ? null : orientation,
+      },
+      { class: "ghost" },
+    );
     return g;
   }
 
@@ -445,7 +583,13 @@ export const seatMark = (player) => String(player || "").replace(/^P/, "");
 
 // A single tile drawn on its own (the tile in hand, the draft, the tiles left), `size` pixels wide.
 export function tileIcon(def, orientation = "r0", size = 64) {
-  const svg = el("svg", { viewBox: "-4 -4 108 108", width: size, height: size, class: "tile-icon", "data-tile": def?.id || "" });
+  const svg = el("svg", {
+    viewBox: "-4 -4 108 108",
+    width: size,
+    height: size,
+    class: "tile-icon",
+    "data-tile": def?.id || "",
+  });
   defs(svg);
   const g = el("g", { transform: `rotate(${90 * turns(orientation)} 50 50)` }, svg);
   if (def) drawTile(g, def);

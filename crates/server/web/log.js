@@ -17,17 +17,31 @@ export function eventText(e, nameOf = (p) => p, t = translate) {
       if (e.reason && e.reason !== "completed" && e.reason !== "final") why.push(t(`reason_${e.reason}`));
       const detail = why.length ? ` (${why.join(", ")})` : "";
       if (!e.winners?.length || !e.points) return t("ev_scored_none", { feature }) + detail;
-      return t(e.when === "final" ? "ev_final" : "ev_scored", { who: who(e.winners), points: e.points, feature }) + detail;
+      return (
+        t(e.when === "final" ? "ev_final" : "ev_scored", { who: who(e.winners), points: e.points, feature }) + detail
+      );
     }
-    case "dragon_moved": return t("ev_dragon", { who: nameOf(e.player), space: e.space });
-    case "meeple_returned": return t(e.cause === "dragon" ? "ev_eaten" : "ev_returned", { who: nameOf(e.player), kind: t(e.kind === "normal" ? "meeple" : e.kind) });
-    case "volcano": return t("ev_volcano", { space: e.space });
-    case "fairy_moved": return t("ev_fairy", { who: nameOf(e.player) });
-    case "fairy_points": return t("ev_fairy_points", { who: nameOf(e.player), points: e.points });
-    case "game_ended": return t("ev_game_ended");
-    case "discarded": return t("ev_discarded", { tile: e.tile });
-    case "under_hill": return t("ev_under_hill");
-    default: return e.type;
+    case "dragon_moved":
+      return t("ev_dragon", { who: nameOf(e.player), space: e.space });
+    case "meeple_returned":
+      return t(e.cause === "dragon" ? "ev_eaten" : "ev_returned", {
+        who: nameOf(e.player),
+        kind: t(e.kind === "normal" ? "meeple" : e.kind),
+      });
+    case "volcano":
+      return t("ev_volcano", { space: e.space });
+    case "fairy_moved":
+      return t("ev_fairy", { who: nameOf(e.player) });
+    case "fairy_points":
+      return t("ev_fairy_points", { who: nameOf(e.player), points: e.points });
+    case "game_ended":
+      return t("ev_game_ended");
+    case "discarded":
+      return t("ev_discarded", { tile: e.tile });
+    case "under_hill":
+      return t("ev_under_hill");
+    default:
+      return e.type;
   }
 }
 
@@ -39,7 +53,17 @@ export const POINT_KINDS = ["city", "road", "monastery", "field", "fairy"];
 // kinds anyone scored in. A feature of another kind (an abbey, a garden) counts as a monastery.
 export function finalSplit(events, players) {
   const kinds = POINT_KINDS;
-  const split = new Map(players.map((p) => [p.player, Object.fromEntries(kinds.flatMap((k) => [[`${k}:turn`, 0], [`${k}:final`, 0]]))]));
+  const split = new Map(
+    players.map((p) => [
+      p.player,
+      Object.fromEntries(
+        kinds.flatMap((k) => [
+          [`${k}:turn`, 0],
+          [`${k}:final`, 0],
+        ]),
+      ),
+    ]),
+  );
   for (const e of events) {
     if (e.type === "scored" && e.points) {
       const k = kinds.includes(e.feature) ? e.feature : "monastery";
@@ -48,6 +72,8 @@ export function finalSplit(events, players) {
       split.get(e.player)["fairy:turn"] += e.points;
     }
   }
-  const used = kinds.filter((k) => players.some((p) => split.get(p.player)[`${k}:turn`] || split.get(p.player)[`${k}:final`]));
+  const used = kinds.filter((k) =>
+    players.some((p) => split.get(p.player)[`${k}:turn`] || split.get(p.player)[`${k}:final`]),
+  );
   return { used, split };
 }

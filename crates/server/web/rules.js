@@ -4,8 +4,8 @@
 // rule option with its explanation and default.
 
 import { Board } from "./board.js";
-import { seatColour } from "./tiles.js";
 import { uiIcon } from "./icons.js";
+import { seatColour } from "./tiles.js";
 
 // The modules, their section of docs/rules.md and their example game (docs/examples).
 export const MODULES = [
@@ -28,7 +28,8 @@ export const MODULES = [
 // The page a rule id lives on: `DRAGON-07` -> "/rules/dragon#DRAGON-07".
 export function ruleLink(id) {
   const prefix = id.split("-")[0];
-  const m = MODULES.find((x) => x.section === prefix) || (prefix === "VAR" ? MODULES.find((x) => x.id === "variants") : null);
+  const m =
+    MODULES.find((x) => x.section === prefix) || (prefix === "VAR" ? MODULES.find((x) => x.id === "variants") : null);
   return m ? `/rules/${m.id}#${id}` : "/rules";
 }
 
@@ -42,16 +43,29 @@ async function rulesText() {
 // for the variants, table rows.
 function sections(md) {
   const out = {};
-  let cur = null, item = null;
+  let cur = null,
+    item = null;
   for (const line of md.split("\n")) {
     const head = line.match(/^## (\S+)\.?\s*(.*)$/);
-    if (head) { cur = out[head[1].replace(/\.$/, "")] = { title: line.slice(3), items: [] }; item = null; continue; }
+    if (head) {
+      cur = out[head[1].replace(/\.$/, "")] = { title: line.slice(3), items: [] };
+      item = null;
+      continue;
+    }
     if (!cur) continue;
     const rule = line.match(/^- \*\*([A-Z]+-\d+)\b/);
     const row = line.match(/^\| (VAR-\d+) \|/);
-    if (rule) { item = { id: rule[1], text: line.slice(2) }; cur.items.push(item); }
-    else if (row) { const cells = line.split("|").slice(1, -1).map((c) => c.trim()); cur.items.push({ id: row[1], text: `**${cells[0]}** \`${cells[1]}\`: ${cells.slice(2).join(" — ")}` }); item = null; }
-    else if (item && line.startsWith("  ")) item.text += ` ${line.trim()}`;
+    if (rule) {
+      item = { id: rule[1], text: line.slice(2) };
+      cur.items.push(item);
+    } else if (row) {
+      const cells = line
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim());
+      cur.items.push({ id: row[1], text: `**${cells[0]}** \`${cells[1]}\`: ${cells.slice(2).join(" — ")}` });
+      item = null;
+    } else if (item && line.startsWith("  ")) item.text += ` ${line.trim()}`;
     else if (!line.trim()) item = null;
   }
   return out;
@@ -79,10 +93,29 @@ function inline(h, text) {
 async function exampleBoard(h, t, name) {
   const wrap = h("div", { class: "example-board" });
   const label = h("span", { class: "step-label" });
-  const box = h("figure", { class: "example" }, wrap, h("figcaption", {},
-    h("button", { class: "small", "aria-label": t("back"), title: t("back"), onclick: () => step(-1) }, uiIcon("back")),
-    h("button", { class: "small", "aria-label": t("forward"), title: t("forward"), onclick: () => step(1) }, uiIcon("forward")), label));
-  let at = null, total = 0, board = null;
+  const box = h(
+    "figure",
+    { class: "example" },
+    wrap,
+    h(
+      "figcaption",
+      {},
+      h(
+        "button",
+        { class: "small", "aria-label": t("back"), title: t("back"), onclick: () => step(-1) },
+        uiIcon("back"),
+      ),
+      h(
+        "button",
+        { class: "small", "aria-label": t("forward"), title: t("forward"), onclick: () => step(1) },
+        uiIcon("forward"),
+      ),
+      label,
+    ),
+  );
+  let at = null,
+    total = 0,
+    board = null;
   async function show(n) {
     const r = await fetch(`/api/examples/${name}${n === null ? "" : `?at=${n}`}`).then((x) => x.json());
     if (!board) board = new Board(wrap, r.tiles, { label: t("example") });
@@ -92,7 +125,9 @@ async function exampleBoard(h, t, name) {
     board.render(r.game, players);
     label.textContent = `${at} / ${total}${r.last ? ` · ${r.last}` : ""} · ${players.map((p) => `${p.player} ${p.score}`).join(", ")}`;
   }
-  function step(d) { show(Math.max(0, Math.min(total, at + d))); }
+  function step(d) {
+    show(Math.max(0, Math.min(total, at + d)));
+  }
   await show(null);
   return box;
 }
@@ -101,21 +136,64 @@ export async function rulesPage({ root, header, h, t }, path) {
   const which = path.split("/")[2];
   const md = await rulesText();
   const secs = sections(md);
-  const nav = h("nav", { class: "rules-nav" }, MODULES.map((m) => h("a", { href: `/rules/${m.id}`, class: m.id === which ? "current" : "" }, t(`module_${m.id}`))));
+  const nav = h(
+    "nav",
+    { class: "rules-nav" },
+    MODULES.map((m) => h("a", { href: `/rules/${m.id}`, class: m.id === which ? "current" : "" }, t(`module_${m.id}`))),
+  );
   const mod = MODULES.find((m) => m.id === which);
   const main = h("main", { class: "page rules-page" }, h("h1", {}, t("rules")), nav);
   if (!mod) {
     main.append(h("p", {}, t("rulesIntro")));
-    const opts = await fetch("/api/rules").then((x) => x.json()).catch(() => ({ options: [] }));
-    main.append(h("h2", {}, t("options")), h("table", { class: "rules" },
-      h("thead", {}, h("tr", {}, h("th", {}, "key"), h("th", {}, t("ruleAbout")), h("th", {}, t("valuesDefaultFirst")), h("th", {}, ""))),
-      h("tbody", {}, opts.options.map((o) => h("tr", {}, h("td", {}, h("code", {}, o.key)),
-        h("td", {}, o.rule ? h("a", { href: ruleLink(o.rule) }, o.rule) : ""), h("td", {}, o.values.join(" | ")), h("td", {}, o.doc))))));
+    const opts = await fetch("/api/rules")
+      .then((x) => x.json())
+      .catch(() => ({ options: [] }));
+    main.append(
+      h("h2", {}, t("options")),
+      h(
+        "table",
+        { class: "rules" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", {}, "key"),
+            h("th", {}, t("ruleAbout")),
+            h("th", {}, t("valuesDefaultFirst")),
+            h("th", {}, ""),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          opts.options.map((o) =>
+            h(
+              "tr",
+              {},
+              h("td", {}, h("code", {}, o.key)),
+              h("td", {}, o.rule ? h("a", { href: ruleLink(o.rule) }, o.rule) : ""),
+              h("td", {}, o.values.join(" | ")),
+              h("td", {}, o.doc),
+            ),
+          ),
+        ),
+      ),
+    );
   } else {
     const sec = secs[mod.section];
     main.append(h("h2", {}, t(`module_${mod.id}`)), h("p", { class: "muted" }, t(`summary_${mod.id}`)));
     if (sec) {
-      main.append(h("ul", { class: "rule-list" }, sec.items.map((it) => h("li", { id: it.id, class: location.hash === `#${it.id}` ? "target" : "" }, ...inline(h, it.text)))));
+      main.append(
+        h(
+          "ul",
+          { class: "rule-list" },
+          sec.items.map((it) =>
+            h("li", { id: it.id, class: location.hash === `#${it.id}` ? "target" : "" }, ...inline(h, it.text)),
+          ),
+        ),
+      );
     }
     if (mod.example) {
       main.append(h("h3", {}, t("example")));

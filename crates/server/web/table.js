@@ -3,16 +3,16 @@
 // its controls, what happened, the tiles left, the final scores. Everything shown comes from the server's view of
 // the seat this browser acts for (hot seat: the seat to decide); every choice goes back as the action's text.
 
-import { t } from "./i18n.js";
-import { Board, tileIcon, parseSpace, seatMark } from "./board.js";
-import { seatColour, inkOn } from "./tiles.js";
-import { ruleLink } from "./rules.js";
-import { uiIcon } from "./icons.js";
-import { yourTurn, leave, soundOn, setSound } from "./attention.js";
-import { root, h, toast, go, header } from "./ui.js";
-import { get, post, tokens } from "./api.js";
 import { choiceLabel, spotLabels, spotTag, turnOrientation } from "./actions.js";
+import { get, post, tokens } from "./api.js";
+import { leave, setSound, soundOn, yourTurn } from "./attention.js";
+import { Board, parseSpace, seatMark, tileIcon } from "./board.js";
+import { t } from "./i18n.js";
+import { uiIcon } from "./icons.js";
 import { eventText, finalSplit } from "./log.js";
+import { ruleLink } from "./rules.js";
+import { inkOn, seatColour } from "./tiles.js";
+import { go, h, header, root, toast } from "./ui.js";
 
 // What identifies a control across a redraw: its kind and its name.
 function focusKey(e) {
@@ -23,13 +23,26 @@ const dialogOpen = () => !!document.querySelector("dialog[open]");
 
 // A seat's colour with its number on it, as its figures carry it (colour is never the only way to tell seats apart).
 export function seatSwatch(p) {
-  return h("span", { class: "swatch numbered", style: `background:${p.color};color:${inkOn(p.color)}`, "aria-hidden": "true" }, seatMark(p.player));
+  return h(
+    "span",
+    { class: "swatch numbered", style: `background:${p.color};color:${inkOn(p.color)}`, "aria-hidden": "true" },
+    seatMark(p.player),
+  );
 }
 
 // A player's figures in supply, as small pictures with counts.
 function supplyIcons(p) {
-  const items = [["meeple", p.meeples], ["mayor", p.mayor], ["wagon", p.wagon], ["barn", p.barns], ["abbey", p.abbeys], ["triangle", p.triangles]];
-  return items.filter(([k, n]) => n > 0 || k === "meeple").map(([k, n]) => h("span", { class: "sup", title: `${t(k)}: ${n}` }, icon(k, p.color), String(n)));
+  const items = [
+    ["meeple", p.meeples],
+    ["mayor", p.mayor],
+    ["wagon", p.wagon],
+    ["barn", p.barns],
+    ["abbey", p.abbeys],
+    ["triangle", p.triangles],
+  ];
+  return items
+    .filter(([k, n]) => n > 0 || k === "meeple")
+    .map(([k, n]) => h("span", { class: "sup", title: `${t(k)}: ${n}` }, icon(k, p.color), String(n)));
 }
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -38,9 +51,12 @@ function icon(kind, color) {
   svg.setAttribute("viewBox", "-13 -25 26 28");
   svg.setAttribute("class", "icon");
   const path = {
-    meeple: "M0 -22 C3.4 -22 5 -19.6 5 -17 C5 -15.3 4.3 -14.2 3.4 -13.4 L10 -11.3 C11.7 -10.7 11.7 -7.8 10 -7.4 L5 -6.6 L8.3 -0.6 C8.8 0.5 8.1 1 7.2 1 L2.2 1 L0 -3.4 L-2.2 1 L-7.2 1 C-8.1 1 -8.8 0.5 -8.3 -0.6 L-5 -6.6 L-10 -7.4 C-11.7 -7.8 -11.7 -10.7 -10 -11.3 L-3.4 -13.4 C-4.3 -14.2 -5 -15.3 -5 -17 C-5 -19.6 -3.4 -22 0 -22 Z",
-    mayor: "M0 -24 L3 -19 L6 -23 L5 -16 L11 -11 L5 -8 L9 1 L2 1 L0 -3 L-2 1 L-9 1 L-5 -8 L-11 -11 L-5 -16 L-6 -23 L-3 -19 Z",
-    wagon: "M-11 -14 H11 V-5 H-11 Z M-6 -1 m-4 0 a4 4 0 1 0 8 0 a4 4 0 1 0 -8 0 M6 -1 m-4 0 a4 4 0 1 0 8 0 a4 4 0 1 0 -8 0",
+    meeple:
+      "M0 -22 C3.4 -22 5 -19.6 5 -17 C5 -15.3 4.3 -14.2 3.4 -13.4 L10 -11.3 C11.7 -10.7 11.7 -7.8 10 -7.4 L5 -6.6 L8.3 -0.6 C8.8 0.5 8.1 1 7.2 1 L2.2 1 L0 -3.4 L-2.2 1 L-7.2 1 C-8.1 1 -8.8 0.5 -8.3 -0.6 L-5 -6.6 L-10 -7.4 C-11.7 -7.8 -11.7 -10.7 -10 -11.3 L-3.4 -13.4 C-4.3 -14.2 -5 -15.3 -5 -17 C-5 -19.6 -3.4 -22 0 -22 Z",
+    mayor:
+      "M0 -24 L3 -19 L6 -23 L5 -16 L11 -11 L5 -8 L9 1 L2 1 L0 -3 L-2 1 L-9 1 L-5 -8 L-11 -11 L-5 -16 L-6 -23 L-3 -19 Z",
+    wagon:
+      "M-11 -14 H11 V-5 H-11 Z M-6 -1 m-4 0 a4 4 0 1 0 8 0 a4 4 0 1 0 -8 0 M6 -1 m-4 0 a4 4 0 1 0 8 0 a4 4 0 1 0 -8 0",
     barn: "M-11 1 V-12 L0 -21 L11 -12 V1 Z",
     abbey: "M-10 1 V-12 H10 V1 Z M-12 -12 L0 -22 L12 -12 Z",
     triangle: "M-11 -21 H11 V1 Z",
@@ -78,9 +94,18 @@ export class Table {
   // `fetched`: the view already asked for with the invite's token, so that a load asks for it once.
   async start(fetched = null) {
     root.replaceChildren(header(), h("main", { class: "page" }, "…"));
-    const first = fetched?.ok && this.token(fetched.data) === tokens(this.id)[fetched.data.seat] ? fetched : await get(`/api/games/${this.id}`, this.token(null));
-    if (first.status === 404) { root.replaceChildren(header(), h("main", { class: "page" }, t("notFound"))); return; }
-    const [tiles, events] = await Promise.all([get(`/api/games/${this.id}/tiles`), get(`/api/games/${this.id}/events`)]);
+    const first =
+      fetched?.ok && this.token(fetched.data) === tokens(this.id)[fetched.data.seat]
+        ? fetched
+        : await get(`/api/games/${this.id}`, this.token(null));
+    if (first.status === 404) {
+      root.replaceChildren(header(), h("main", { class: "page" }, t("notFound")));
+      return;
+    }
+    const [tiles, events] = await Promise.all([
+      get(`/api/games/${this.id}/tiles`),
+      get(`/api/games/${this.id}/events`),
+    ]);
     this.catalogue = tiles.data.tiles;
     this.events = events.data.events;
     this.eventsVersion = events.data.version;
@@ -101,21 +126,79 @@ export class Table {
   layout() {
     this.scoreEl = h("section", { class: "scores", "aria-label": t("score") });
     this.boardEl = h("div", { class: "board-wrap" });
-    this.zoomEl = h("div", { class: "zoom" },
-      h("button", { "aria-label": t("zoomIn"), title: `${t("zoomIn")} (+)`, onclick: () => { this.board.userMoved = true; this.board.zoom(1 / 1.25); } }, uiIcon("zoomIn")),
-      h("button", { "aria-label": t("zoomOut"), title: `${t("zoomOut")} (−)`, onclick: () => { this.board.userMoved = true; this.board.zoom(1.25); } }, uiIcon("zoomOut")),
-      h("button", { "aria-label": t("zoomFit"), title: `${t("zoomFit")} (0)`, onclick: () => { this.board.userMoved = false; this.board.fit(); } }, uiIcon("fit")));
+    this.zoomEl = h(
+      "div",
+      { class: "zoom" },
+      h(
+        "button",
+        {
+          "aria-label": t("zoomIn"),
+          title: `${t("zoomIn")} (+)`,
+          onclick: () => {
+            this.board.userMoved = true;
+            this.board.zoom(1 / 1.25);
+          },
+        },
+        uiIcon("zoomIn"),
+      ),
+      h(
+        "button",
+        {
+          "aria-label": t("zoomOut"),
+          title: `${t("zoomOut")} (−)`,
+          onclick: () => {
+            this.board.userMoved = true;
+            this.board.zoom(1.25);
+          },
+        },
+        uiIcon("zoomOut"),
+      ),
+      h(
+        "button",
+        {
+          "aria-label": t("zoomFit"),
+          title: `${t("zoomFit")} (0)`,
+          onclick: () => {
+            this.board.userMoved = false;
+            this.board.fit();
+          },
+        },
+        uiIcon("fit"),
+      ),
+    );
     this.boardEl.append(this.zoomEl);
-    this.overlayEl = h("label", { class: "overlay-toggle check" }, h("input", { type: "checkbox", onchange: (e) => { this.board.overlay = e.target.checked; this.show(this.view); } }), t("overlay"));
+    this.overlayEl = h(
+      "label",
+      { class: "overlay-toggle check" },
+      h("input", {
+        type: "checkbox",
+        onchange: (e) => {
+          this.board.overlay = e.target.checked;
+          this.show(this.view);
+        },
+      }),
+      t("overlay"),
+    );
     this.boardEl.append(this.overlayEl);
     this.panelEl = h("section", { class: "decision", "aria-live": "polite" });
     this.logEl = h("ol", { class: "log" });
     this.leftEl = h("div", { class: "tiles-left" });
-    root.replaceChildren(header([h("span", { class: "game-id" }, this.id)]),
-      h("main", { class: "table" }, this.scoreEl, this.boardEl,
-        h("aside", { class: "side" }, this.panelEl,
+    root.replaceChildren(
+      header([h("span", { class: "game-id" }, this.id)]),
+      h(
+        "main",
+        { class: "table" },
+        this.scoreEl,
+        this.boardEl,
+        h(
+          "aside",
+          { class: "side" },
+          this.panelEl,
           h("details", { class: "log-box", open: true }, h("summary", {}, t("log")), this.logEl),
-          h("details", { class: "left-box" }, h("summary", {}, t("tilesLeft")), this.leftEl))));
+          h("details", { class: "left-box" }, h("summary", {}, t("tilesLeft")), this.leftEl),
+        ),
+      ),
+    );
   }
 
   connect() {
@@ -143,12 +226,20 @@ export class Table {
         else if (!(msg.cause === "action" && this.view && msg.version < this.view.version)) this.show(msg.view);
       }
     };
-    this.ws.onclose = () => { if (!this.closed) setTimeout(() => { if (!this.closed) { this.refresh(); this.connect(); } }, 1500); };
+    this.ws.onclose = () => {
+      if (!this.closed)
+        setTimeout(() => {
+          if (!this.closed) {
+            this.refresh();
+            this.connect();
+          }
+        }, 1500);
+    };
   }
 
   // Show the game as the right seat sees it (`fetched`: an answer already at hand, so a load asks once or twice).
   async refresh(fetched = null) {
-    let r = fetched || await get(`/api/games/${this.id}`, this.token(this.view));
+    let r = fetched || (await get(`/api/games/${this.id}`, this.token(this.view)));
     if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
     // Holding several seats, the seat to decide may be another of them: ask again with its token.
     const mine = tokens(this.id);
@@ -161,7 +252,12 @@ export class Table {
   }
 
   players(view) {
-    return view.game.players.map((p, i) => ({ ...p, name: view.seats[i].name, kind: view.seats[i].kind, color: seatColour(view.seats[i], i) }));
+    return view.game.players.map((p, i) => ({
+      ...p,
+      name: view.seats[i].name,
+      kind: view.seats[i].kind,
+      color: seatColour(view.seats[i], i),
+    }));
   }
 
   nameOf(seat) {
@@ -201,30 +297,52 @@ export class Table {
     const g = this.view.game;
     // Whose turn it is: until a turn is confirmed, still its player's (the engine has already moved on).
     const turn = this.view.awaiting_confirmation || g.active;
-    this.scoreEl.replaceChildren(...players.map((p) => h("div", { class: `player${turn === p.player && !g.game_over ? " active" : ""}${this.view.seat === p.player ? " me" : ""}`, "data-player": p.player },
-      seatSwatch(p),
-      h("span", { class: "pname" }, p.name, p.kind === "bot" ? h("small", { class: "tag" }, t("bot")) : null),
-      h("strong", { class: "pscore", "aria-label": t("score") }, p.score),
-      h("span", { class: "supply" }, supplyIcons(p)))),
-      h("div", { class: "stack" }, t("stack", { n: g.stack })));
+    this.scoreEl.replaceChildren(
+      ...players.map((p) =>
+        h(
+          "div",
+          {
+            class: `player${turn === p.player && !g.game_over ? " active" : ""}${this.view.seat === p.player ? " me" : ""}`,
+            "data-player": p.player,
+          },
+          seatSwatch(p),
+          h("span", { class: "pname" }, p.name, p.kind === "bot" ? h("small", { class: "tag" }, t("bot")) : null),
+          h("strong", { class: "pscore", "aria-label": t("score") }, p.score),
+          h("span", { class: "supply" }, supplyIcons(p)),
+        ),
+      ),
+      h("div", { class: "stack" }, t("stack", { n: g.stack })),
+    );
   }
 
   // Send an action (or a take-back, a confirmation). The answer is shown unless the socket has already brought
   // something newer (a bot may have answered before our own answer arrived).
   async send(path, body) {
     const pushes = this.pushes || 0;
-    const r = await post(`/api/games/${this.id}/${path}`, { ...body, version: this.view.version }, this.token(this.view));
-    if (!r.ok) { toast(t("error", { msg: r.data?.error || r.status })); return this.refresh(); }
+    const r = await post(
+      `/api/games/${this.id}/${path}`,
+      { ...body, version: this.view.version },
+      this.token(this.view),
+    );
+    if (!r.ok) {
+      toast(t("error", { msg: r.data?.error || r.status }));
+      return this.refresh();
+    }
     if ((this.pushes || 0) === pushes) this.show(r.data);
     if (Object.keys(tokens(this.id)).length > 1) this.refresh();
   }
 
-  act(text) { return this.send("actions", { action: text }); }
+  act(text) {
+    return this.send("actions", { action: text });
+  }
 
-  simple(path) { return this.send(path, {}); }
+  simple(path) {
+    return this.send(path, {});
+  }
 
   renderPanel() {
-    const v = this.view, g = v.game;
+    const v = this.view,
+      g = v.game;
     // The control that had the keyboard's focus has it again once the panel is drawn anew.
     const focused = document.activeElement;
     const hadFocus = !!focused && (this.panelEl.contains(focused) || this.boardEl.contains(focused));
@@ -241,19 +359,40 @@ export class Table {
     else if (v.can_confirm) headline = t("decision_confirm");
     else if (mine) headline = t(`decision_${pending.kind}`, { step: pending.step });
     else if (v.awaiting_confirmation) headline = t("waitingFor", { name: this.nameOf(v.awaiting_confirmation) });
-    else headline = pending.player ? t("waitingFor", { name: this.nameOf(pending.player) }) : t(`decision_${pending.kind}`);
+    else
+      headline = pending.player
+        ? t("waitingFor", { name: this.nameOf(pending.player) })
+        : t(`decision_${pending.kind}`);
     parts.push(h("h2", { class: mine || v.can_confirm ? "yours" : "", tabindex: -1 }, headline));
     // One click to the rule the decision is about (the wagon's under the edition chosen).
     const rules = v.setup.rules || {};
     const about = {
-      place_tile: "BASE-04", phase2: "BASE-06", move_dragon: "DRAGON-07", crop_choice: "CROP-04", crop_answer: "CROP-06",
-      princess: "PRINCESS-02", move_wagon: rules["wagon.movement"] === "c1" ? "WAGON-07" : "WAGON-06", draft: "HALF-03",
-      phase1: legal.some((a) => a.type === "place" && a.tile.endsWith("/abbey")) && !legal.some((a) => a.type === "place" && !a.tile.endsWith("/abbey")) ? "ABBEY-02" : "HALF-04",
+      place_tile: "BASE-04",
+      phase2: "BASE-06",
+      move_dragon: "DRAGON-07",
+      crop_choice: "CROP-04",
+      crop_answer: "CROP-06",
+      princess: "PRINCESS-02",
+      move_wagon: rules["wagon.movement"] === "c1" ? "WAGON-07" : "WAGON-06",
+      draft: "HALF-03",
+      phase1:
+        legal.some((a) => a.type === "place" && a.tile.endsWith("/abbey")) &&
+        !legal.some((a) => a.type === "place" && !a.tile.endsWith("/abbey"))
+          ? "ABBEY-02"
+          : "HALF-04",
     }[pending.kind];
     if (mine && about) {
-      const links = [h("a", { href: ruleLink(about), target: "_blank", class: "rule-link" }, `${t("ruleAbout")} ${about}`)];
+      const links = [
+        h("a", { href: ruleLink(about), target: "_blank", class: "rule-link" }, `${t("ruleAbout")} ${about}`),
+      ];
       if (legal.some((a) => a.type === "place" && this.board.tile(a.tile)?.shape === "triangle")) {
-        links.push(h("a", { href: ruleLink("VAR-16"), target: "_blank", class: "rule-link" }, t("triangleScoring", { v: rules["halflings.scoring"] || "jan2021" })));
+        links.push(
+          h(
+            "a",
+            { href: ruleLink("VAR-16"), target: "_blank", class: "rule-link" },
+            t("triangleScoring", { v: rules["halflings.scoring"] || "jan2021" }),
+          ),
+        );
       }
       parts.push(h("p", { class: "rule-links" }, links));
     }
@@ -262,43 +401,109 @@ export class Table {
     if (mine) parts.push(...this.decisionControls(legal, pending));
     const buttons = [];
     if (mine && v.seat) buttons.push(h("button", { onclick: () => this.hint(), title: `${t("hint")} (H)` }, t("hint")));
-    if (v.can_take_back) buttons.push(h("button", { onclick: () => this.simple("take-back"), title: `${t("takeBack")} (Ctrl+Z)` }, uiIcon("takeBack"), t("takeBack")));
-    if (v.can_confirm) buttons.push(h("button", { class: "primary", onclick: () => this.simple("confirm"), title: `${t("confirm")} (C)` }, uiIcon("confirm"), t("confirm")));
+    if (v.can_take_back)
+      buttons.push(
+        h(
+          "button",
+          { onclick: () => this.simple("take-back"), title: `${t("takeBack")} (Ctrl+Z)` },
+          uiIcon("takeBack"),
+          t("takeBack"),
+        ),
+      );
+    if (v.can_confirm)
+      buttons.push(
+        h(
+          "button",
+          { class: "primary", onclick: () => this.simple("confirm"), title: `${t("confirm")} (C)` },
+          uiIcon("confirm"),
+          t("confirm"),
+        ),
+      );
     if (buttons.length) parts.push(h("div", { class: "buttons" }, buttons));
     if (me?.hand?.length && !legal.some((a) => a.type === "place" && me.hand.includes(a.tile))) {
-      parts.push(h("div", { class: "hand" }, h("h3", {}, t("hand")), me.hand.map((id) => tileIcon(this.board.tile(id), "r0", 48))));
+      parts.push(
+        h(
+          "div",
+          { class: "hand" },
+          h("h3", {}, t("hand")),
+          me.hand.map((id) => tileIcon(this.board.tile(id), "r0", 48)),
+        ),
+      );
     }
     if (v.seat && v.status !== "finished") {
-      parts.push(h("label", { class: "check small" }, h("input", { type: "checkbox", checked: v.auto_confirm, onchange: async (e) => {
-        const r = await post(`/api/games/${this.id}/settings`, { auto_confirm: e.target.checked }, this.token(v));
-        if (r.ok) this.show(r.data);
-      } }), t("autoConfirm")));
-      parts.push(h("label", { class: "check small sound-toggle" }, h("input", { type: "checkbox", checked: soundOn(), onchange: (e) => { setSound(e.target.checked); this.renderPanel(); } }),
-        uiIcon(soundOn() ? "soundOn" : "soundOff"), t("soundToggle")));
+      parts.push(
+        h(
+          "label",
+          { class: "check small" },
+          h("input", {
+            type: "checkbox",
+            checked: v.auto_confirm,
+            onchange: async (e) => {
+              const r = await post(`/api/games/${this.id}/settings`, { auto_confirm: e.target.checked }, this.token(v));
+              if (r.ok) this.show(r.data);
+            },
+          }),
+          t("autoConfirm"),
+        ),
+      );
+      parts.push(
+        h(
+          "label",
+          { class: "check small sound-toggle" },
+          h("input", {
+            type: "checkbox",
+            checked: soundOn(),
+            onchange: (e) => {
+              setSound(e.target.checked);
+              this.renderPanel();
+            },
+          }),
+          uiIcon(soundOn() ? "soundOn" : "soundOff"),
+          t("soundToggle"),
+        ),
+      );
     }
     if (mine) {
-      parts.push(h("details", { class: "all-actions" }, h("summary", {}, t("chooseAction")),
-        h("div", { class: "action-list" }, legal.map((a) => h("button", { class: "small", onclick: () => this.act(a.text) }, a.text)))));
+      parts.push(
+        h(
+          "details",
+          { class: "all-actions" },
+          h("summary", {}, t("chooseAction")),
+          h(
+            "div",
+            { class: "action-list" },
+            legal.map((a) => h("button", { class: "small", onclick: () => this.act(a.text) }, a.text)),
+          ),
+        ),
+      );
     }
     if (v.status === "finished") {
       // The final scores and the replay stay a click away once the dialog is closed.
-      parts.push(h("div", { class: "buttons final-buttons" },
-        h("button", { class: "primary", onclick: () => this.finalScreen() }, t("finalScores")),
-        h("button", { onclick: () => go(`/replay/${this.id}`) }, t("replay"))));
+      parts.push(
+        h(
+          "div",
+          { class: "buttons final-buttons" },
+          h("button", { class: "primary", onclick: () => this.finalScreen() }, t("finalScores")),
+          h("button", { onclick: () => go(`/replay/${this.id}`) }, t("replay")),
+        ),
+      );
     }
     this.panelEl.replaceChildren(...parts);
     this.panelEl.dataset.seat = v.seat || "";
     // Every spot of the decision is on the board now: each gets its own place.
     this.board.layoutSpots();
     if (key) {
-      const again = [...this.panelEl.querySelectorAll("button, input, select, a, summary")].find((e) => !e.disabled && focusKey(e) === key);
+      const again = [...this.panelEl.querySelectorAll("button, input, select, a, summary")].find(
+        (e) => !e.disabled && focusKey(e) === key,
+      );
       if (again) again.focus({ preventScroll: true });
     }
     this.board.refocus = null;
     // The focus was on a control that is gone (the tile was placed): it goes to the decision's first spot, or to
     // its headline, rather than back to the top of the page.
     if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
-      const next = this.boardEl.querySelector(".layer-spots .mark, .layer-marks .space-mark") || this.panelEl.querySelector("h2");
+      const next =
+        this.boardEl.querySelector(".layer-spots .mark, .layer-marks .space-mark") || this.panelEl.querySelector("h2");
       next?.focus({ preventScroll: true });
     }
   }
@@ -310,7 +515,9 @@ export class Table {
     const pass = legal.find((a) => a.type === "pass");
     if (places.length) out.push(...this.placing(places, pending));
     // Spots on the board for every action that names a segment or a corner.
-    const spot = legal.filter((a) => ["deploy", "barn", "portal", "fairy", "princess", "wagon-move", "crop-add", "crop-remove"].includes(a.type));
+    const spot = legal.filter((a) =>
+      ["deploy", "barn", "portal", "fairy", "princess", "wagon-move", "crop-add", "crop-remove"].includes(a.type),
+    );
     if (spot.length) out.push(...this.spots(spot));
     const dragon = legal.filter((a) => a.type === "dragon");
     if (dragon.length) {
@@ -319,21 +526,74 @@ export class Table {
       const step = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
       for (const a of dragon) {
         const [dx, dy] = step[a.dir];
-        this.board.mark(this.board.centreOf(`${x + dx},${y + dy}`), t(`dragon_${a.dir}`), () => this.act(a.text), "dragon");
+        this.board.mark(
+          this.board.centreOf(`${x + dx},${y + dy}`),
+          t(`dragon_${a.dir}`),
+          () => this.act(a.text),
+          "dragon",
+        );
       }
-      out.push(h("div", { class: "buttons dragon-steps" }, dragon.map((a) => h("button", { onclick: () => this.act(a.text), "aria-label": t(`dragon_${a.dir}`) }, uiIcon("arrow", { N: 0, E: 90, S: 180, W: 270 }[a.dir]), a.dir))));
+      out.push(
+        h(
+          "div",
+          { class: "buttons dragon-steps" },
+          dragon.map((a) =>
+            h(
+              "button",
+              { onclick: () => this.act(a.text), "aria-label": t(`dragon_${a.dir}`) },
+              uiIcon("arrow", { N: 0, E: 90, S: 180, W: 270 }[a.dir]),
+              a.dir,
+            ),
+          ),
+        ),
+      );
     }
     const choices = legal.filter((a) => a.type === "crop" || a.type === "other");
     if (choices.length) {
-      out.push(h("div", { class: "buttons choices" }, choices.map((a) => h("button", { onclick: () => this.act(a.text), "data-choice": a.text, title: a.text }, choiceLabel(a.text)))));
+      out.push(
+        h(
+          "div",
+          { class: "buttons choices" },
+          choices.map((a) =>
+            h("button", { onclick: () => this.act(a.text), "data-choice": a.text, title: a.text }, choiceLabel(a.text)),
+          ),
+        ),
+      );
     }
     const picks = legal.filter((a) => a.type === "pick");
     if (picks.length) {
-      out.push(h("div", { class: "picks" }, picks.map((a) => h("button", { class: "tile-button", onclick: () => this.act(a.text), "aria-label": a.text }, tileIcon(this.board.tile(a.tile), "r0", 56)))));
+      out.push(
+        h(
+          "div",
+          { class: "picks" },
+          picks.map((a) =>
+            h(
+              "button",
+              { class: "tile-button", onclick: () => this.act(a.text), "aria-label": a.text },
+              tileIcon(this.board.tile(a.tile), "r0", 56),
+            ),
+          ),
+        ),
+      );
     }
     if (pass) {
       const label = pending.kind === "phase1" ? t("drawTile") : pending.kind === "phase2" ? t("noMeeple") : t("pass");
-      out.push(h("div", { class: "buttons" }, h("button", { class: pending.kind === "phase1" ? "primary" : "", onclick: () => this.act("pass"), "data-action": "pass", title: `${label} (P)` }, label)));
+      out.push(
+        h(
+          "div",
+          { class: "buttons" },
+          h(
+            "button",
+            {
+              class: pending.kind === "phase1" ? "primary" : "",
+              onclick: () => this.act("pass"),
+              "data-action": "pass",
+              title: `${label} (P)`,
+            },
+            label,
+          ),
+        ),
+      );
     }
     return out;
   }
@@ -347,34 +607,87 @@ export class Table {
       if (!spaces.has(a.space)) spaces.set(a.space, []);
       spaces.get(a.space).push(a.orient);
     }
-    if (!this.sel.tile || !byTile.has(this.sel.tile)) this.sel.tile = pending.kind === "place_tile" ? pending.tile : (byTile.size === 1 ? [...byTile.keys()][0] : null);
+    if (!this.sel.tile || !byTile.has(this.sel.tile))
+      this.sel.tile = pending.kind === "place_tile" ? pending.tile : byTile.size === 1 ? [...byTile.keys()][0] : null;
     if (byTile.size > 1 || pending.kind === "phase1") {
-      out.push(h("div", { class: "picks" }, [...byTile.keys()].map((id) => h("button", {
-        class: `tile-button${this.sel.tile === id ? " selected" : ""}`, "aria-label": id,
-        onclick: () => { this.sel = { ...this.sel, tile: id, space: null, orient: null }; this.renderPanel(); },
-      }, tileIcon(this.board.tile(id), "r0", 56)))));
+      out.push(
+        h(
+          "div",
+          { class: "picks" },
+          [...byTile.keys()].map((id) =>
+            h(
+              "button",
+              {
+                class: `tile-button${this.sel.tile === id ? " selected" : ""}`,
+                "aria-label": id,
+                onclick: () => {
+                  this.sel = { ...this.sel, tile: id, space: null, orient: null };
+                  this.renderPanel();
+                },
+              },
+              tileIcon(this.board.tile(id), "r0", 56),
+            ),
+          ),
+        ),
+      );
     }
     const tile = this.sel.tile;
     if (!tile) return out;
     const spaces = byTile.get(tile);
     const orients = this.sel.space ? spaces.get(this.sel.space) : null;
-    if (this.sel.space && (!orients?.includes(this.sel.orient))) this.sel.orient = orients ? orients[0] : null;
+    if (this.sel.space && !orients?.includes(this.sel.orient)) this.sel.orient = orients ? orients[0] : null;
     for (const [space, os] of spaces) {
-      this.board.spaceMark(space, t("spot_space", { space }), () => {
-        if (this.sel.space === space) return this.placeSelected();
-        this.sel.space = space;
-        this.sel.orient = os.includes(this.sel.orient) ? this.sel.orient : os[0];
-        this.renderPanel();
-      }, this.sel.space === space);
+      this.board.spaceMark(
+        space,
+        t("spot_space", { space }),
+        () => {
+          if (this.sel.space === space) return this.placeSelected();
+          this.sel.space = space;
+          this.sel.orient = os.includes(this.sel.orient) ? this.sel.orient : os[0];
+          this.renderPanel();
+        },
+        this.sel.space === space,
+      );
     }
     if (this.sel.space) this.board.ghost(tile, this.sel.space, this.sel.orient);
     const preview = tileIcon(this.board.tile(tile), this.sel.orient || "r0", 84);
     const rotating = orients && orients.length > 1;
-    out.push(h("div", { class: "in-hand" }, preview,
-      h("div", { class: "buttons" },
-        h("button", { disabled: !rotating, "aria-label": t("rotateLeft"), title: `${t("rotateLeft")} (Shift+R)`, onclick: () => this.rotate(-1) }, uiIcon("rotateLeft")),
-        h("button", { disabled: !rotating, "aria-label": t("rotateRight"), title: `${t("rotateRight")} (R)`, onclick: () => this.rotate(1) }, uiIcon("rotateRight")),
-        h("button", { class: "primary", disabled: !this.sel.space, onclick: () => this.placeSelected(), title: "Enter" }, t("place")))));
+    out.push(
+      h(
+        "div",
+        { class: "in-hand" },
+        preview,
+        h(
+          "div",
+          { class: "buttons" },
+          h(
+            "button",
+            {
+              disabled: !rotating,
+              "aria-label": t("rotateLeft"),
+              title: `${t("rotateLeft")} (Shift+R)`,
+              onclick: () => this.rotate(-1),
+            },
+            uiIcon("rotateLeft"),
+          ),
+          h(
+            "button",
+            {
+              disabled: !rotating,
+              "aria-label": t("rotateRight"),
+              title: `${t("rotateRight")} (R)`,
+              onclick: () => this.rotate(1),
+            },
+            uiIcon("rotateRight"),
+          ),
+          h(
+            "button",
+            { class: "primary", disabled: !this.sel.space, onclick: () => this.placeSelected(), title: "Enter" },
+            t("place"),
+          ),
+        ),
+      ),
+    );
     return out;
   }
 
@@ -391,9 +704,15 @@ export class Table {
   }
 
   rotate(d) {
-    const places = this.view.game.actions.filter((a) => a.type === "place" && a.tile === this.sel.tile && a.space === this.sel.space);
+    const places = this.view.game.actions.filter(
+      (a) => a.type === "place" && a.tile === this.sel.tile && a.space === this.sel.space,
+    );
     if (!places.length) return;
-    this.sel.orient = turnOrientation(places.map((a) => a.orient), this.sel.orient, d);
+    this.sel.orient = turnOrientation(
+      places.map((a) => a.orient),
+      this.sel.orient,
+      d,
+    );
     this.renderPanel();
   }
 
@@ -406,10 +725,30 @@ export class Table {
     const out = [];
     const labels = spotLabels(actions, (p) => this.nameOf(p));
     const last = this.view.game.board[this.view.game.board.length - 1];
-    const figures = [...new Set(actions.filter((a) => a.type === "deploy" || a.type === "portal").map((a) => a.figure))];
+    const figures = [
+      ...new Set(actions.filter((a) => a.type === "deploy" || a.type === "portal").map((a) => a.figure)),
+    ];
     if (figures.length > 1) {
       if (!figures.includes(this.sel.figure)) this.sel.figure = figures[0];
-      out.push(h("div", { class: "buttons figures" }, figures.map((f) => h("button", { class: this.sel.figure === f ? "selected" : "", onclick: () => { this.sel.figure = f; this.renderPanel(); } }, t(f)))));
+      out.push(
+        h(
+          "div",
+          { class: "buttons figures" },
+          figures.map((f) =>
+            h(
+              "button",
+              {
+                class: this.sel.figure === f ? "selected" : "",
+                onclick: () => {
+                  this.sel.figure = f;
+                  this.renderPanel();
+                },
+              },
+              t(f),
+            ),
+          ),
+        ),
+      );
     }
     for (const a of actions) {
       let at = null;
@@ -435,7 +774,6 @@ export class Table {
     return out;
   }
 
-
   key(e) {
     if (e.target.closest("input, select, textarea")) return;
     // A spot or a button answered the key itself (Enter on a spot chooses it, on a button presses it).
@@ -444,36 +782,83 @@ export class Table {
     const v = this.view;
     // The turn's buttons from the keyboard: take back, confirm, pass (or draw), hint.
     if ((e.key === "z" && (e.ctrlKey || e.metaKey)) || e.key === "Backspace") {
-      if (v?.can_take_back) { e.preventDefault(); this.simple("take-back"); }
+      if (v?.can_take_back) {
+        e.preventDefault();
+        this.simple("take-back");
+      }
       return;
     }
-    if (e.key === "c" && v?.can_confirm) { this.simple("confirm"); return; }
-    if (e.key === "p" && v?.game.legal.includes("pass")) { this.act("pass"); return; }
-    if (e.key === "h" && v?.game.legal.length && v.seat) { this.hint(); return; }
-    if (e.key === "r" || e.key === "R") { this.rotate(e.shiftKey ? -1 : 1); e.preventDefault(); }
-    else if (e.key === "Enter" && this.sel.space && !onControl) { this.placeSelected(); e.preventDefault(); }
-    else if (e.key === "Escape") { this.sel.space = null; this.renderPanel(); }
-    else if (e.key === "+" || e.key === "=") { this.board.userMoved = true; this.board.zoom(1 / 1.25); }
-    else if (e.key === "-") { this.board.userMoved = true; this.board.zoom(1.25); }
-    else if (e.key === "0") { this.board.userMoved = false; this.board.fit(); }
+    if (e.key === "c" && v?.can_confirm) {
+      this.simple("confirm");
+      return;
+    }
+    if (e.key === "p" && v?.game.legal.includes("pass")) {
+      this.act("pass");
+      return;
+    }
+    if (e.key === "h" && v?.game.legal.length && v.seat) {
+      this.hint();
+      return;
+    }
+    if (e.key === "r" || e.key === "R") {
+      this.rotate(e.shiftKey ? -1 : 1);
+      e.preventDefault();
+    } else if (e.key === "Enter" && this.sel.space && !onControl) {
+      this.placeSelected();
+      e.preventDefault();
+    } else if (e.key === "Escape") {
+      this.sel.space = null;
+      this.renderPanel();
+    } else if (e.key === "+" || e.key === "=") {
+      this.board.userMoved = true;
+      this.board.zoom(1 / 1.25);
+    } else if (e.key === "-") {
+      this.board.userMoved = true;
+      this.board.zoom(1.25);
+    } else if (e.key === "0") {
+      this.board.userMoved = false;
+      this.board.fit();
+    }
   }
 
-
   renderLog() {
-    const shown = this.events.filter((e) => e.type !== "set_aside" && e.type !== "put_back").slice(-60).reverse();
-    this.logEl.replaceChildren(...shown.map((e) => h("li", { class: `ev ev-${e.type}` }, eventText(e, (p) => this.nameOf(p)))));
+    const shown = this.events
+      .filter((e) => e.type !== "set_aside" && e.type !== "put_back")
+      .slice(-60)
+      .reverse();
+    this.logEl.replaceChildren(
+      ...shown.map((e) =>
+        h(
+          "li",
+          { class: `ev ev-${e.type}` },
+          eventText(e, (p) => this.nameOf(p)),
+        ),
+      ),
+    );
   }
 
   renderLeft() {
     const left = this.view.game.tiles_left || [];
-    this.leftEl.replaceChildren(...left.map((x) => h("span", { class: "left", title: x.tile }, tileIcon(this.board.tile(x.tile), "r0", 36), h("small", {}, `×${x.copies}`))));
+    this.leftEl.replaceChildren(
+      ...left.map((x) =>
+        h(
+          "span",
+          { class: "left", title: x.tile },
+          tileIcon(this.board.tile(x.tile), "r0", 36),
+          h("small", {}, `×${x.copies}`),
+        ),
+      ),
+    );
   }
 
   // The final scores: the finished view's scores, and where they came from by the game's complete list of events.
   // The last action's events (its final scorings) may not have come with the socket yet, so the list is fetched
   // again first. Shown once by itself; the panel's button opens it again.
   async finalScreen() {
-    if (this.finalDialog) { if (!this.finalDialog.open) this.finalDialog.showModal(); return; }
+    if (this.finalDialog) {
+      if (!this.finalDialog.open) this.finalDialog.showModal();
+      return;
+    }
     if (this.finalShown) return;
     this.finalShown = true;
     await this.fetchEvents();
@@ -484,23 +869,71 @@ export class Table {
     const best = sorted[0].score;
     const winners = sorted.filter((p) => p.score === best).map((p) => p.name);
     const { used, split } = finalSplit(this.events, players);
-    const table = h("table", { class: "final-split" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), used.map((k) => h("th", {}, t(k === "fairy" ? "fairy" : `feature_${k}`))), h("th", {}, t("score")))),
-      h("tbody", {}, sorted.map((p) => h("tr", {},
-        h("td", {}, seatSwatch(p), ` ${p.name}`),
-        used.map((k) => {
-          const a = split.get(p.player)[`${k}:turn`], b = split.get(p.player)[`${k}:final`];
-          return h("td", { title: `${a} + ${b}` }, String(a + b));
-        }),
-        h("td", {}, h("strong", {}, p.score))))));
-    const dlg = h("dialog", { class: "final" },
+    const table = h(
+      "table",
+      { class: "final-split" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, ""),
+          used.map((k) => h("th", {}, t(k === "fairy" ? "fairy" : `feature_${k}`))),
+          h("th", {}, t("score")),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        sorted.map((p) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, seatSwatch(p), ` ${p.name}`),
+            used.map((k) => {
+              const a = split.get(p.player)[`${k}:turn`],
+                b = split.get(p.player)[`${k}:final`];
+              return h("td", { title: `${a} + ${b}` }, String(a + b));
+            }),
+            h("td", {}, h("strong", {}, p.score)),
+          ),
+        ),
+      ),
+    );
+    const dlg = h(
+      "dialog",
+      { class: "final" },
       h("h2", {}, t("finalScores")),
       h("p", {}, winners.length > 1 ? t("winners", { names: winners.join(", ") }) : t("winner", { names: winners[0] })),
       table,
-      h("div", { class: "buttons" },
-        h("button", { onclick: () => { dlg.close(); go(`/replay/${this.id}`); } }, t("replay")),
-        h("button", { class: "primary", onclick: () => { dlg.close(); go("/"); } }, t("backToLobby")),
-        h("button", { "aria-label": t("close"), title: t("close"), onclick: () => dlg.close() }, uiIcon("close"))));
+      h(
+        "div",
+        { class: "buttons" },
+        h(
+          "button",
+          {
+            onclick: () => {
+              dlg.close();
+              go(`/replay/${this.id}`);
+            },
+          },
+          t("replay"),
+        ),
+        h(
+          "button",
+          {
+            class: "primary",
+            onclick: () => {
+              dlg.close();
+              go("/");
+            },
+          },
+          t("backToLobby"),
+        ),
+        h("button", { "aria-label": t("close"), title: t("close"), onclick: () => dlg.close() }, uiIcon("close")),
+      ),
+    );
     this.finalDialog = dlg;
     document.body.append(dlg);
     dlg.showModal();

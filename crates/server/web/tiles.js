@@ -15,29 +15,71 @@ export function el(name, attrs = {}, parent = null) {
 }
 
 export const COLORS = {
-  field: "#93b95b", fieldDark: "#7fa34b", road: "#efe4c4", roadEdge: "#9b8664", city: "#cf9d5f",
-  cityDark: "#b9824a", wall: "#7a5433", roof: "#a4452e", stone: "#e6d6b0", water: "#6aa6c8",
+  field: "#93b95b",
+  fieldDark: "#7fa34b",
+  road: "#efe4c4",
+  roadEdge: "#9b8664",
+  city: "#cf9d5f",
+  cityDark: "#b9824a",
+  wall: "#7a5433",
+  roof: "#a4452e",
+  stone: "#e6d6b0",
+  water: "#6aa6c8",
 };
 
 // Where each position lies on the edge of the square.
 const T = 100 / 6;
 const ANCHOR = {
-  Nw: [T, 0], N: [50, 0], Ne: [100 - T, 0],
-  En: [100, T], E: [100, 50], Es: [100, 100 - T],
-  Se: [100 - T, 100], S: [50, 100], Sw: [T, 100],
-  Ws: [0, 100 - T], W: [0, 50], Wn: [0, T],
-  La: [100 - T, 100 - T], L: [50, 50], Lb: [T, T],
+  Nw: [T, 0],
+  N: [50, 0],
+  Ne: [100 - T, 0],
+  En: [100, T],
+  E: [100, 50],
+  Es: [100, 100 - T],
+  Se: [100 - T, 100],
+  S: [50, 100],
+  Sw: [T, 100],
+  Ws: [0, 100 - T],
+  W: [0, 50],
+  Wn: [0, T],
+  La: [100 - T, 100 - T],
+  L: [50, 50],
+  Lb: [T, T],
 };
-const SIDE_CORNERS = { N: [[0, 0], [100, 0]], E: [[100, 0], [100, 100]], S: [[100, 100], [0, 100]],
-  W: [[0, 100], [0, 0]], L: [[100, 100], [0, 0]] };
+const SIDE_CORNERS = {
+  N: [
+    [0, 0],
+    [100, 0],
+  ],
+  E: [
+    [100, 0],
+    [100, 100],
+  ],
+  S: [
+    [100, 100],
+    [0, 100],
+  ],
+  W: [
+    [0, 100],
+    [0, 0],
+  ],
+  L: [
+    [100, 100],
+    [0, 0],
+  ],
+};
 const SQUARE_SIDES = ["N", "E", "S", "W"];
 const TRIANGLE_SIDES = ["N", "E", "L"];
 
 const lerp = (a, b, t) => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
 const fmt = (p) => `${p[0].toFixed(1)} ${p[1].toFixed(1)}`;
 
-function sidesOf(tile) { return tile.shape === "triangle" ? TRIANGLE_SIDES : SQUARE_SIDES; }
-export function centreOf(tile) { return tile.shape === "triangle" ? [66.7, 33.3] : [50, 50]; }
+function sidesOf(tile) {
+  return tile.shape === "triangle" ? TRIANGLE_SIDES : SQUARE_SIDES;
+}
+export function centreOf(tile) {
+  return tile.shape === "triangle" ? [66.7, 33.3] : [50, 50];
+}
 function outline(tile) {
   return tile.shape === "triangle" ? "M0 0 L100 0 L100 100 Z" : "M0 0 L100 0 L100 100 L0 100 Z";
 }
@@ -98,7 +140,10 @@ export function segAnchor(seg, tile) {
     const sides = segSides(seg, tile).map((s) => ANCHOR[s]);
     if (sides.length === 2) {
       // The middle of the curve through the centre.
-      return [0.25 * sides[0][0] + 0.5 * c[0] + 0.25 * sides[1][0], 0.25 * sides[0][1] + 0.5 * c[1] + 0.25 * sides[1][1]];
+      return [
+        0.25 * sides[0][0] + 0.5 * c[0] + 0.25 * sides[1][0],
+        0.25 * sides[0][1] + 0.5 * c[1] + 0.25 * sides[1][1],
+      ];
     }
     return lerp(sides[0] || c, c, 0.42);
   }
@@ -122,7 +167,11 @@ function roadPaths(seg, tile) {
 function monastery(g, at, abbey) {
   const [x, y] = at;
   const b = el("g", { transform: `translate(${x} ${y})`, class: "monastery" }, g);
-  el("rect", { x: -13, y: -9, width: 26, height: 20, rx: 1.5, fill: COLORS.stone, stroke: COLORS.wall, "stroke-width": 1.2 }, b);
+  el(
+    "rect",
+    { x: -13, y: -9, width: 26, height: 20, rx: 1.5, fill: COLORS.stone, stroke: COLORS.wall, "stroke-width": 1.2 },
+    b,
+  );
   el("path", { d: "M-15 -8 L0 -19 L15 -8 Z", fill: COLORS.roof, stroke: COLORS.wall, "stroke-width": 1 }, b);
   el("rect", { x: -3.5, y: 2, width: 7, height: 9, rx: 3.5, fill: COLORS.wall }, b);
   el("path", { d: "M0 -19 V-27 M-3.5 -24 H3.5", stroke: COLORS.wall, "stroke-width": 1.6 }, b);
@@ -131,19 +180,37 @@ function monastery(g, at, abbey) {
 
 function pennant(g, at) {
   const [x, y] = at;
-  el("path", {
-    d: `M${x - 5} ${y - 6} H${x + 5} V${y} Q${x + 5} ${y + 5} ${x} ${y + 7} Q${x - 5} ${y + 5} ${x - 5} ${y} Z`,
-    fill: "#2f5fa8", stroke: "#f5f0e0", "stroke-width": 1.2, class: "pennant",
-  }, g);
-  el("path", { d: `M${x - 2.5} ${y - 2} H${x + 2.5} M${x} ${y - 4} V${y + 3}`, stroke: "#f5f0e0", "stroke-width": 1 }, g);
+  el(
+    "path",
+    {
+      d: `M${x - 5} ${y - 6} H${x + 5} V${y} Q${x + 5} ${y + 5} ${x} ${y + 7} Q${x - 5} ${y + 5} ${x - 5} ${y} Z`,
+      fill: "#2f5fa8",
+      stroke: "#f5f0e0",
+      "stroke-width": 1.2,
+      class: "pennant",
+    },
+    g,
+  );
+  el(
+    "path",
+    { d: `M${x - 2.5} ${y - 2} H${x + 2.5} M${x} ${y - 4} V${y + 3}`, stroke: "#f5f0e0", "stroke-width": 1 },
+    g,
+  );
 }
 
 function crown(g, at) {
   const [x, y] = at;
-  el("path", {
-    d: `M${x - 6} ${y + 3} L${x - 7} ${y - 5} L${x - 3} ${y - 1} L${x} ${y - 7} L${x + 3} ${y - 1} L${x + 7} ${y - 5} L${x + 6} ${y + 3} Z`,
-    fill: "#f2c84b", stroke: "#8a6414", "stroke-width": 1, class: "princess",
-  }, g);
+  el(
+    "path",
+    {
+      d: `M${x - 6} ${y + 3} L${x - 7} ${y - 5} L${x - 3} ${y - 1} L${x} ${y - 7} L${x + 3} ${y - 1} L${x + 7} ${y - 5} L${x + 6} ${y + 3} Z`,
+      fill: "#f2c84b",
+      stroke: "#8a6414",
+      "stroke-width": 1,
+      class: "princess",
+    },
+    g,
+  );
 }
 
 // The symbols: volcano, dragon, portal, crop circles by type, hill, vineyard, sheep.
@@ -167,10 +234,21 @@ export function symbol(g, name, at, size = 1) {
       el("path", { d: "M-5 9 V-1 A5 5 0 0 1 5 -1 V9 Z", fill: "#a98de0", opacity: 0.8 }, s);
       break;
     case "hill":
-      el("path", { d: "M-16 8 Q-6 -12 4 -2 Q10 -8 16 8 Z", fill: "#6f9443", stroke: "#4b6a2c", "stroke-width": 1.2 }, s);
+      el(
+        "path",
+        { d: "M-16 8 Q-6 -12 4 -2 Q10 -8 16 8 Z", fill: "#6f9443", stroke: "#4b6a2c", "stroke-width": 1.2 },
+        s,
+      );
       break;
     case "vineyard":
-      for (const [cx, cy] of [[-4, -4], [4, -4], [0, 1], [-4, 6], [4, 6], [0, 10]]) {
+      for (const [cx, cy] of [
+        [-4, -4],
+        [4, -4],
+        [0, 1],
+        [-4, 6],
+        [4, 6],
+        [0, 10],
+      ]) {
         el("circle", { cx, cy, r: 3.2, fill: "#6b2f7a", stroke: "#3f1a49", "stroke-width": 0.6 }, s);
       }
       el("path", { d: "M0 -7 Q2 -12 6 -12", stroke: "#4b6a2c", fill: "none", "stroke-width": 1.5 }, s);
@@ -185,11 +263,12 @@ export function symbol(g, name, at, size = 1) {
         el("circle", { r: 11, fill: "#d8c36a", stroke: "#9b8a3a", "stroke-width": 1.2 }, s);
         el("circle", { r: 7, fill: "none", stroke: "#9b8a3a", "stroke-width": 1 }, s);
         const type = name.split(":")[1];
-        const icon = {
-          pitchfork: "M0 7 V-5 M-4 -7 V-3 Q0 0 4 -3 V-7", // farmers
-          club: "M-2 7 L1 -2 Q4 -8 0 -8 Q-3 -6 -1 -2", // highwaymen
-          shield: "M-5 -6 H5 V-1 Q5 4 0 7 Q-5 4 -5 -1 Z", // knights
-        }[type] || "M-5 0 H5 M0 -5 V5"; // the Halflings' crop circle: the role is named in play
+        const icon =
+          {
+            pitchfork: "M0 7 V-5 M-4 -7 V-3 Q0 0 4 -3 V-7", // farmers
+            club: "M-2 7 L1 -2 Q4 -8 0 -8 Q-3 -6 -1 -2", // highwaymen
+            shield: "M-5 -6 H5 V-1 Q5 4 0 7 Q-5 4 -5 -1 Z", // knights
+          }[type] || "M-5 0 H5 M0 -5 V5"; // the Halflings' crop circle: the role is named in play
         el("path", { d: icon, fill: "none", stroke: "#5a4a12", "stroke-width": 1.8, "stroke-linecap": "round" }, s);
       }
   }
@@ -209,8 +288,18 @@ export function drawTile(g, tile) {
     if (seg.kind !== "road") continue;
     for (const d of roadPaths(seg, tile)) {
       el("path", { d, stroke: COLORS.roadEdge, "stroke-width": 11, fill: "none", "stroke-linecap": "butt" }, g);
-      el("path", { d, stroke: COLORS.road, "stroke-width": 8, fill: "none", "stroke-linecap": "butt",
-        "stroke-dasharray": seg.tunnel ? "4 3" : "none" }, g);
+      el(
+        "path",
+        {
+          d,
+          stroke: COLORS.road,
+          "stroke-width": 8,
+          fill: "none",
+          "stroke-linecap": "butt",
+          "stroke-dasharray": seg.tunnel ? "4 3" : "none",
+        },
+        g,
+      );
     }
     if (seg.end === "junction" || seg.end === "village" || seg.end === "house") {
       // drawn once below
@@ -243,16 +332,39 @@ export function drawTile(g, tile) {
   }
   // Symbols in a free corner (the centre when nothing stands there).
   const busy = segs.some((s) => ["monastery", "crop"].includes(s.kind) || (s.kind === "road" && s.end));
-  const spots = tile.shape === "triangle" ? [[78, 22], [62, 12]] : busy ? [[78, 78], [22, 78]] : [[50, 50], [78, 78]];
-  for (const [i, name] of (tile.symbols || []).entries()) symbol(g, name, spots[Math.min(i, spots.length - 1)], tile.shape === "triangle" ? 0.7 : 0.9);
-  el("path", { d: outline(tile), fill: "none", stroke: "rgba(40,30,15,0.35)", "stroke-width": 0.8, class: "tile-edge" }, g);
+  const spots =
+    tile.shape === "triangle"
+      ? [
+          [78, 22],
+          [62, 12],
+        ]
+      : busy
+        ? [
+            [78, 78],
+            [22, 78],
+          ]
+        : [
+            [50, 50],
+            [78, 78],
+          ];
+  for (const [i, name] of (tile.symbols || []).entries())
+    symbol(g, name, spots[Math.min(i, spots.length - 1)], tile.shape === "triangle" ? 0.7 : 0.9);
+  el(
+    "path",
+    { d: outline(tile), fill: "none", stroke: "rgba(40,30,15,0.35)", "stroke-width": 0.8, class: "tile-edge" },
+    g,
+  );
   return clipId;
 }
 
 // The patterns the tiles use, once per SVG.
 export function defs(svg) {
   const d = el("defs", {}, svg);
-  const f = el("pattern", { id: "furrows", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(35)" }, d);
+  const f = el(
+    "pattern",
+    { id: "furrows", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(35)" },
+    d,
+  );
   el("path", { d: "M0 4 H8", stroke: COLORS.fieldDark, "stroke-width": 1.2 }, f);
   const r = el("pattern", { id: "roofs", width: 12, height: 10, patternUnits: "userSpaceOnUse" }, d);
   el("path", { d: "M0 10 L3 6 H9 L12 10 M6 6 V2", stroke: COLORS.cityDark, "stroke-width": 1, fill: "none" }, r);
@@ -260,13 +372,21 @@ export function defs(svg) {
 }
 
 // The meeple shape, standing on (0,0), about 22 units tall.
-export const MEEPLE = "M0 -22 C3.4 -22 5 -19.6 5 -17 C5 -15.3 4.3 -14.2 3.4 -13.4 L10 -11.3 C11.7 -10.7 11.7 -7.8 10 -7.4 L5 -6.6 " +
+export const MEEPLE =
+  "M0 -22 C3.4 -22 5 -19.6 5 -17 C5 -15.3 4.3 -14.2 3.4 -13.4 L10 -11.3 C11.7 -10.7 11.7 -7.8 10 -7.4 L5 -6.6 " +
   "L8.3 -0.6 C8.8 0.5 8.1 1 7.2 1 L2.2 1 L0 -3.4 L-2.2 1 L-7.2 1 C-8.1 1 -8.8 0.5 -8.3 -0.6 L-5 -6.6 L-10 -7.4 " +
   "C-11.7 -7.8 -11.7 -10.7 -10 -11.3 L-3.4 -13.4 C-4.3 -14.2 -5 -15.3 -5 -17 C-5 -19.6 -3.4 -22 0 -22 Z";
 
 export const PLAYER_COLORS = ["#d8342b", "#2f62c9", "#2f9a45", "#f0c22c", "#1f1f1f", "#9b4fc9"];
 // The server's colour names, as drawn.
-export const COLOUR_HEX = { red: "#d8342b", blue: "#2f62c9", green: "#2f9a45", yellow: "#f0c22c", black: "#1f1f1f", purple: "#9b4fc9" };
+export const COLOUR_HEX = {
+  red: "#d8342b",
+  blue: "#2f62c9",
+  green: "#2f9a45",
+  yellow: "#f0c22c",
+  black: "#1f1f1f",
+  purple: "#9b4fc9",
+};
 export const seatColour = (seat, i) => COLOUR_HEX[seat?.colour] || PLAYER_COLORS[i % PLAYER_COLORS.length];
 
 // A figure of a player: a meeple (lying down for a farmer), the larger mayor, a wagon, or a barn.
@@ -296,10 +416,21 @@ export function figure(g, kind, color, at, opts = {}) {
   }
   if (opts.mark) {
     const ink = inkOn(color);
-    const text = el("text", {
-      x: markAt[0], y: markAt[1], class: "figure-mark", "text-anchor": "middle", "dominant-baseline": "central",
-      "font-size": 8.5, fill: ink, stroke: ink === "#fff" ? "rgba(0,0,0,.45)" : "rgba(255,255,255,.5)", "stroke-width": 0.6,
-    }, f);
+    const text = el(
+      "text",
+      {
+        x: markAt[0],
+        y: markAt[1],
+        class: "figure-mark",
+        "text-anchor": "middle",
+        "dominant-baseline": "central",
+        "font-size": 8.5,
+        fill: ink,
+        stroke: ink === "#fff" ? "rgba(0,0,0,.45)" : "rgba(255,255,255,.5)",
+        "stroke-width": 0.6,
+      },
+      f,
+    );
     text.textContent = opts.mark;
   }
   return outer;

@@ -1,7 +1,7 @@
 // @ts-check
 // What every screen shares: building elements, a passing message, moving between screens, the top bar.
 
-import { t, setLanguage, language, LANGUAGES } from "./i18n.js";
+import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
 
 export const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -16,7 +16,8 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === "class") e.className = v;
     else e.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  for (const c of children.flat())
+    if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
   return e;
 }
 
@@ -29,7 +30,9 @@ export function toast(msg) {
 
 // The screens' router, set by app.js (which imports every screen).
 let router = () => {};
-export function setRouter(f) { router = f; }
+export function setRouter(f) {
+  router = f;
+}
 
 // To another screen, as a link would.
 export function go(path) {
@@ -39,12 +42,59 @@ export function go(path) {
 
 // The bar at the top of every screen: home, a new game, the rules, `extra`, the language.
 export function header(extra = []) {
-  const langs = h("select", { "aria-label": t("language"), onchange: (e) => { setLanguage(e.target.value); router(); } },
-    Object.entries(LANGUAGES).map(([k, v]) => h("option", { value: k, selected: k === language() }, v)));
-  return h("header", { class: "top" },
-    h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } }, t("title")),
-    h("nav", {}, h("a", { href: "/new", onclick: (e) => { e.preventDefault(); go("/new"); } }, t("newGame")),
-      h("a", { href: "/rules", onclick: (e) => { e.preventDefault(); go("/rules"); } }, t("rules"))),
-    ...extra, langs);
+  const langs = h(
+    "select",
+    {
+      "aria-label": t("language"),
+      onchange: (e) => {
+        setLanguage(e.target.value);
+        router();
+      },
+    },
+    Object.entries(LANGUAGES).map(([k, v]) => h("option", { value: k, selected: k === language() }, v)),
+  );
+  return h(
+    "header",
+    { class: "top" },
+    h(
+      "a",
+      {
+        href: "/",
+        class: "brand",
+        onclick: (e) => {
+          e.preventDefault();
+          go("/");
+        },
+      },
+      t("title"),
+    ),
+    h(
+      "nav",
+      {},
+      h(
+        "a",
+        {
+          href: "/new",
+          onclick: (e) => {
+            e.preventDefault();
+            go("/new");
+          },
+        },
+        t("newGame"),
+      ),
+      h(
+        "a",
+        {
+          href: "/rules",
+          onclick: (e) => {
+            e.preventDefault();
+            go("/rules");
+          },
+        },
+        t("rules"),
+      ),
+    ),
+    ...extra,
+    langs,
+  );
 }
-

@@ -14,16 +14,23 @@
 // another, each reached by a click at its centre), and a finished game's final scores must add up to the scores shown.
 // Screenshots go to OUT_DIR. Exits 1 on any failure.
 
-import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
+import { chromium } from "playwright-core";
 
 const [base, out = "target/browser"] = process.argv.slice(2);
 mkdirSync(out, { recursive: true });
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
 const browser = await chromium.launch({
   executablePath,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 const failures = [];
 const report = {};
@@ -41,7 +48,10 @@ function watch(page, name) {
     if (m.type() !== "error") return;
     // A 409 is the server saying another action came first (a bot answered while a click was on its way): the
     // table takes the new view. Chromium logs that answer as an error; it is not one of the page's.
-    if (/status of 409/.test(m.text())) { report.conflicts = (report.conflicts || 0) + 1; return; }
+    if (/status of 409/.test(m.text())) {
+      report.conflicts = (report.conflicts || 0) + 1;
+      return;
+    }
     failures.push(`${name}: console error: ${m.text()}`);
   });
   page.on("pageerror", (e) => failures.push(`${name}: page error: ${e.message}`));
@@ -50,7 +60,11 @@ function watch(page, name) {
 async function api(path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const r = await fetch(`${base}${path}`, { method: body ? "POST" : "GET", headers, body: body ? JSON.stringify(body) : undefined });
+  const r = await fetch(`${base}${path}`, {
+    method: body ? "POST" : "GET",
+    headers,
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return r.json();
 }
 
@@ -64,18 +78,37 @@ async function checkSpots(page, when = "") {
     const out = [];
     const spots = [...document.querySelectorAll("svg.board .mark")].map((g) => {
       const r = (g.querySelector(".ring") || g).getBoundingClientRect();
-      return { g, x: r.left + r.width / 2, y: r.top + r.height / 2, r: Math.max(r.width, r.height) / 2, label: g.getAttribute("aria-label") };
+      return {
+        g,
+        x: r.left + r.width / 2,
+        y: r.top + r.height / 2,
+        r: Math.max(r.width, r.height) / 2,
+        label: g.getAttribute("aria-label"),
+      };
     });
-    const name = (e) => !e ? "nothing" : `${e.tagName.toLowerCase()}${e.className?.baseVal ?? e.className ? `.${String(e.className?.baseVal ?? e.className).trim().replace(/\s+/g, ".")}` : ""}${e.closest?.(".mark") ? ` of "${e.closest(".mark").getAttribute("aria-label")}"` : ""}`;
+    const name = (e) =>
+      !e
+        ? "nothing"
+        : `${e.tagName.toLowerCase()}${
+            (e.className?.baseVal ?? e.className)
+              ? `.${String(e.className?.baseVal ?? e.className)
+                  .trim()
+                  .replace(/\s+/g, ".")}`
+              : ""
+          }${e.closest?.(".mark") ? ` of "${e.closest(".mark").getAttribute("aria-label")}"` : ""}`;
     for (let i = 0; i < spots.length; i++) {
       const a = spots[i];
       for (let j = i + 1; j < spots.length; j++) {
         const b = spots[j];
         const d = Math.hypot(a.x - b.x, a.y - b.y);
-        if (d + 0.5 < a.r + b.r) out.push(`"${a.label}" and "${b.label}" overlap: centres ${d.toFixed(1)} px apart, radii ${a.r.toFixed(1)} and ${b.r.toFixed(1)} px`);
+        if (d + 0.5 < a.r + b.r)
+          out.push(
+            `"${a.label}" and "${b.label}" overlap: centres ${d.toFixed(1)} px apart, radii ${a.r.toFixed(1)} and ${b.r.toFixed(1)} px`,
+          );
       }
       const e = document.elementFromPoint(a.x, a.y);
-      if (!e || !(e === a.g || a.g.contains(e))) out.push(`"${a.label}" cannot be clicked: at its centre (${a.x.toFixed(0)}, ${a.y.toFixed(0)}) is ${name(e)}`);
+      if (!e || !(e === a.g || a.g.contains(e)))
+        out.push(`"${a.label}" cannot be clicked: at its centre (${a.x.toFixed(0)}, ${a.y.toFixed(0)}) is ${name(e)}`);
     }
     return { spots: spots.length, out };
   });
@@ -116,9 +149,12 @@ async function checkFinal(page, name) {
       const cells = [...tr.querySelectorAll("td")].map(text);
       return { name: cells[0], parts: cells.slice(1, -1).map(Number), total: Number(cells[cells.length - 1]) };
     });
-    const heads = [...document.querySelectorAll("dialog.final[open] table.final-split thead th")].slice(1, -1).map((th) => th.textContent.trim());
+    const heads = [...document.querySelectorAll("dialog.final[open] table.final-split thead th")]
+      .slice(1, -1)
+      .map((th) => th.textContent.trim());
     const bar = [...document.querySelectorAll(".scores .player")].map((p) => ({
-      name: p.querySelector(".pname")?.childNodes[0]?.textContent.trim(), score: Number(p.querySelector(".pscore")?.textContent),
+      name: p.querySelector(".pname")?.childNodes[0]?.textContent.trim(),
+      score: Number(p.querySelector(".pscore")?.textContent),
     }));
     return { rows, heads, bar };
   });
@@ -126,7 +162,8 @@ async function checkFinal(page, name) {
   const events = (await api(`/api/games/${id}/events`)).events;
   const fromEvents = new Map(view.game.players.map((p) => [p.player, 0]));
   for (const e of events) {
-    if (e.type === "scored" && e.points) for (const w of e.winners || []) fromEvents.set(w, fromEvents.get(w) + e.points);
+    if (e.type === "scored" && e.points)
+      for (const w of e.winners || []) fromEvents.set(w, fromEvents.get(w) + e.points);
     if (e.type === "fairy_points") fromEvents.set(e.player, fromEvents.get(e.player) + e.points);
   }
   const checked = [];
@@ -134,26 +171,43 @@ async function checkFinal(page, name) {
     const who = view.seats[i].name;
     const row = seen.rows.find((r) => r.name === who);
     const shown = seen.bar.find((b) => b.name === who);
-    if (!row) { failures.push(`${name}: final scores: no row for ${who}`); continue; }
+    if (!row) {
+      failures.push(`${name}: final scores: no row for ${who}`);
+      continue;
+    }
     const sum = row.parts.reduce((a, b) => a + b, 0);
-    if (sum !== row.total) failures.push(`${name}: final scores: ${who}'s ${seen.heads.map((k, j) => `${k} ${row.parts[j]}`).join(" + ")} = ${sum}, not the ${row.total} shown`);
-    if (!shown || shown.score !== row.total) failures.push(`${name}: final scores: ${who} has ${row.total} in the dialog, ${shown?.score} in the score bar`);
-    if (p.score !== row.total) failures.push(`${name}: final scores: ${who} has ${row.total} in the dialog, ${p.score} in the game`);
-    if (fromEvents.get(p.player) !== p.score) failures.push(`${name}: the events give ${who} ${fromEvents.get(p.player)} points, the game ${p.score}`);
+    if (sum !== row.total)
+      failures.push(
+        `${name}: final scores: ${who}'s ${seen.heads.map((k, j) => `${k} ${row.parts[j]}`).join(" + ")} = ${sum}, not the ${row.total} shown`,
+      );
+    if (!shown || shown.score !== row.total)
+      failures.push(`${name}: final scores: ${who} has ${row.total} in the dialog, ${shown?.score} in the score bar`);
+    if (p.score !== row.total)
+      failures.push(`${name}: final scores: ${who} has ${row.total} in the dialog, ${p.score} in the game`);
+    if (fromEvents.get(p.player) !== p.score)
+      failures.push(`${name}: the events give ${who} ${fromEvents.get(p.player)} points, the game ${p.score}`);
     checked.push(`${who} ${row.parts.join("+")}=${row.total}`);
   }
   // Closed, the final scores stay a click away, and so does the replay.
   await page.keyboard.press("Escape");
   await page.waitForTimeout(100);
-  if (await page.locator("dialog.final[open]").count()) failures.push(`${name}: the final scores dialog does not close`);
+  if (await page.locator("dialog.final[open]").count())
+    failures.push(`${name}: the final scores dialog does not close`);
   const again = page.getByRole("button", { name: "Final scores" });
-  if (!await again.count()) failures.push(`${name}: after closing the final scores, no button brings them back`);
+  if (!(await again.count())) failures.push(`${name}: after closing the final scores, no button brings them back`);
   else {
     await again.first().click();
-    if (!await page.locator("dialog.final[open]").count()) failures.push(`${name}: "Final scores" does not open them again`);
+    if (!(await page.locator("dialog.final[open]").count()))
+      failures.push(`${name}: "Final scores" does not open them again`);
     await page.keyboard.press("Escape");
   }
-  if (!await page.getByRole("button", { name: "Replay" }).or(page.getByRole("link", { name: "Replay" })).count()) failures.push(`${name}: after closing the final scores, no way to the replay`);
+  if (
+    !(await page
+      .getByRole("button", { name: "Replay" })
+      .or(page.getByRole("link", { name: "Replay" }))
+      .count())
+  )
+    failures.push(`${name}: after closing the final scores, no way to the replay`);
   report.final_scores ||= {};
   report.final_scores[name] = checked.join(", ");
 }
@@ -162,10 +216,14 @@ async function checkFinal(page, name) {
 function kindOf(action, triangles) {
   const w = action.split(" ");
   switch (w[0]) {
-    case "place": return w[1].endsWith("/abbey") ? "abbey" : triangles.has(w[1]) ? "triangle" : "tile";
-    case "wagon": return w.length === 2 ? "wagon" : "wagon move";
-    case "pass": return "pass";
-    default: return w[0];
+    case "place":
+      return w[1].endsWith("/abbey") ? "abbey" : triangles.has(w[1]) ? "triangle" : "tile";
+    case "wagon":
+      return w.length === 2 ? "wagon" : "wagon move";
+    case "pass":
+      return "pass";
+    default:
+      return w[0];
   }
 }
 
@@ -173,27 +231,34 @@ function kindOf(action, triangles) {
 // was nothing to do.
 async function move(page, used, prefer = true) {
   const controls = [];
-  const add = async (sel, kind) => { const n = await page.locator(sel).count(); for (let i = 0; i < n; i++) controls.push({ sel, i, kind }); };
+  const add = async (sel, kind) => {
+    const n = await page.locator(sel).count();
+    for (let i = 0; i < n; i++) controls.push({ sel, i, kind });
+  };
   if (await page.getByRole("button", { name: /Confirm turn/ }).count()) {
     await page.getByRole("button", { name: /Confirm turn/ }).click();
     return true;
   }
   await checkSpots(page);
   await add(".space-mark", "place");
-  for (const k of ["deploy", "barn", "portal", "fairy", "princess", "wagon-move", "crop-add", "crop-remove", "dragon"]) await add(`.mark-${k}`, k);
+  for (const k of ["deploy", "barn", "portal", "fairy", "princess", "wagon-move", "crop-add", "crop-remove", "dragon"])
+    await add(`.mark-${k}`, k);
   await add(".figures button", "figure");
   await add("[data-choice]", "choice");
   await add(".picks .tile-button", "pick");
   await add("button[data-action=pass]", "pass");
   if (!controls.length) return false;
   const fresh = controls.filter((c) => !used.has(c.kind) && c.kind !== "figure");
-  const pool = prefer && fresh.length && Math.random() < 0.9 ? fresh : controls.filter((c) => c.kind !== "pass" || controls.length === 1 || Math.random() < 0.3);
+  const pool =
+    prefer && fresh.length && Math.random() < 0.9
+      ? fresh
+      : controls.filter((c) => c.kind !== "pass" || controls.length === 1 || Math.random() < 0.3);
   const c = pool[Math.floor(Math.random() * pool.length)] || controls[0];
   await page.locator(c.sel).nth(c.i).click();
   if (c.kind === "place") {
     // Sometimes turn the tile first (only legal orientations are offered), then place it.
     const right = page.getByRole("button", { name: "Rotate right" });
-    if (Math.random() < 0.5 && await right.isEnabled()) await right.click();
+    if (Math.random() < 0.5 && (await right.isEnabled())) await right.click();
     await page.getByRole("button", { name: "Place" }).click();
   }
   if (c.kind !== "figure") used.add(c.kind);
@@ -206,9 +271,13 @@ async function createByForm(page, sets, options = {}) {
   await page.getByRole("link", { name: "New game" }).click();
   await page.waitForSelector(".seat-row");
   await page.locator(".seat-row").nth(1).getByLabel("Level").selectOption("greedy");
-  for (const s of sets) { await page.getByLabel(s).click(); await page.waitForTimeout(50); }
+  for (const s of sets) {
+    await page.getByLabel(s).click();
+    await page.waitForTimeout(50);
+  }
   if (Object.keys(options).length) await page.locator("details.options summary").click();
-  for (const [key, value] of Object.entries(options)) await page.locator(".option", { hasText: key }).locator("select").selectOption(value);
+  for (const [key, value] of Object.entries(options))
+    await page.locator(".option", { hasText: key }).locator("select").selectOption(value);
   await page.getByRole("button", { name: "Create the game" }).click();
   await page.getByRole("button", { name: /Play here/ }).click();
   await page.waitForSelector("svg.board");
@@ -219,10 +288,18 @@ async function playToTheEnd(page, _name, limitSeconds, onMove) {
   const t0 = Date.now();
   let moves = 0;
   while ((Date.now() - t0) / 1000 < limitSeconds) {
-    if (await page.locator("dialog.final[open]").count()) return { moves, seconds: (Date.now() - t0) / 1000, finished: true };
+    if (await page.locator("dialog.final[open]").count())
+      return { moves, seconds: (Date.now() - t0) / 1000, finished: true };
     let moved = false;
-    try { moved = await move(page, used); } catch { moved = false; }
-    if (!moved) { await page.waitForTimeout(80); continue; }
+    try {
+      moved = await move(page, used);
+    } catch {
+      moved = false;
+    }
+    if (!moved) {
+      await page.waitForTimeout(80);
+      continue;
+    }
     moves++;
     if (onMove) await onMove(moves);
     await page.waitForTimeout(40);
@@ -235,7 +312,8 @@ async function playToTheEnd(page, _name, limitSeconds, onMove) {
 async function missingGlyphs(page) {
   return page.evaluate(() => {
     const canvas = document.createElement("canvas");
-    canvas.width = 64; canvas.height = 64;
+    canvas.width = 64;
+    canvas.height = 64;
     const ctx = canvas.getContext("2d", { willReadFrequently: true });
     const draw = (c, font) => {
       ctx.clearRect(0, 0, 64, 64);
@@ -250,7 +328,10 @@ async function missingGlyphs(page) {
       const font = `${style.fontSize} ${style.fontFamily}`;
       const none = draw("\u{10FFFD}", font);
       for (const c of new Set([...b.textContent].filter((c) => c.trim() && c.codePointAt(0) > 0x7f))) {
-        if (draw(c, font) === none) out.add(`${c} (U+${c.codePointAt(0).toString(16).toUpperCase()}) in "${(b.getAttribute("aria-label") || b.textContent).trim()}"`);
+        if (draw(c, font) === none)
+          out.add(
+            `${c} (U+${c.codePointAt(0).toString(16).toUpperCase()}) in "${(b.getAttribute("aria-label") || b.textContent).trim()}"`,
+          );
       }
     }
     return [...out];
@@ -268,7 +349,11 @@ function countViews(page) {
 
 // A part of the test that must not stop the others: what it throws is one failure.
 async function guarded(name, f) {
-  try { await f(); } catch (e) { failures.push(`${name}: ${e.message.split("\n")[0]}`); }
+  try {
+    await f();
+  } catch (e) {
+    failures.push(`${name}: ${e.message.split("\n")[0]}`);
+  }
 }
 
 // 7. The small ones (issue 22, item 6), each a check that failed before its fix. Each part on its own: one that
@@ -276,7 +361,11 @@ async function guarded(name, f) {
 if (runs("small")) {
   const small = {};
   const nativeDialogs = [];
-  const noNativeDialogs = (p) => p.on("dialog", (d) => { nativeDialogs.push(`${d.type()}: ${d.message()}`); d.dismiss().catch(() => {}); });
+  const noNativeDialogs = (p) =>
+    p.on("dialog", (d) => {
+      nativeDialogs.push(`${d.type()}: ${d.message()}`);
+      d.dismiss().catch(() => {});
+    });
 
   // The new-game form says no "null" (nor "undefined"), with Halflings off, on and off again; a range of numbers is
   // a number input with its bounds, and the value typed is the game's; two bots of one level get two names.
@@ -287,7 +376,10 @@ if (runs("small")) {
     await page.waitForSelector(".seat-row");
     const halflings = page.getByRole("checkbox", { name: "Halflings", exact: true });
     for (const when of ["at first", "with Halflings", "with Halflings off again"]) {
-      if (when !== "at first") { await halflings.click(); await page.waitForTimeout(50); }
+      if (when !== "at first") {
+        await halflings.click();
+        await page.waitForTimeout(50);
+      }
       const text = await page.locator("form.new-game").innerText();
       const bad = text.match(/\bnull\b|\bundefined\b/);
       if (bad) failures.push(`small ones: the new-game form ${when} says "${bad[0]}"`);
@@ -296,10 +388,14 @@ if (runs("small")) {
     await page.locator("details.options summary").click();
     const perPlayer = page.locator(".option", { hasText: "halflings.tiles_per_player" });
     const input = perPlayer.locator("input[type=number]");
-    if (!await input.count()) failures.push(`small ones: halflings.tiles_per_player is not a number input: "${(await perPlayer.innerText()).replace(/\s+/g, " ")}"`);
+    if (!(await input.count()))
+      failures.push(
+        `small ones: halflings.tiles_per_player is not a number input: "${(await perPlayer.innerText()).replace(/\s+/g, " ")}"`,
+      );
     else {
       const bounds = await input.evaluate((e) => [e.min, e.max, e.value]);
-      if (bounds.join() !== "1,24,3") failures.push(`small ones: halflings.tiles_per_player has min, max, value ${bounds.join(", ")}, not 1, 24, 3`);
+      if (bounds.join() !== "1,24,3")
+        failures.push(`small ones: halflings.tiles_per_player has min, max, value ${bounds.join(", ")}, not 1, 24, 3`);
       await input.fill("5");
     }
     await page.getByRole("button", { name: "Add a seat" }).click();
@@ -310,9 +406,11 @@ if (runs("small")) {
     await page.waitForSelector("svg.board");
     const view = await api(`/api/games/${page.url().split("/").pop()}`);
     small.names = view.seats.map((x) => x.name);
-    if (new Set(small.names).size !== small.names.length) failures.push(`small ones: the seats are named ${small.names.join(", ")}`);
+    if (new Set(small.names).size !== small.names.length)
+      failures.push(`small ones: the seats are named ${small.names.join(", ")}`);
     small.tiles_per_player = view.setup.rules?.["halflings.tiles_per_player"];
-    if (input && String(small.tiles_per_player) !== "5") failures.push(`small ones: the game has halflings.tiles_per_player ${small.tiles_per_player}, not the 5 typed`);
+    if (input && String(small.tiles_per_player) !== "5")
+      failures.push(`small ones: the game has halflings.tiles_per_player ${small.tiles_per_player}, not the 5 typed`);
     await page.close();
   });
 
@@ -325,15 +423,19 @@ if (runs("small")) {
     await p.locator(".space-mark").first().click();
     await p.getByRole("button", { name: "Place" }).click();
     const confirm = p.getByRole("button", { name: /Confirm turn/ });
-    for (let i = 0; i < 50 && !await confirm.count(); i++) {
+    for (let i = 0; i < 50 && !(await confirm.count()); i++) {
       if (await p.locator("button[data-action=pass]").count()) await p.locator("button[data-action=pass]").click();
       await p.waitForTimeout(100);
     }
-    if (!await confirm.count()) failures.push("small ones: no Confirm turn after placing a tile and deploying nothing");
+    if (!(await confirm.count()))
+      failures.push("small ones: no Confirm turn after placing a tile and deploying nothing");
     else {
-      const ring = await p.locator(".scores .player.active").evaluateAll((els) => els.map((e) => e.dataset.player || e.innerText.replace(/\s+/g, " ")));
+      const ring = await p
+        .locator(".scores .player.active")
+        .evaluateAll((els) => els.map((e) => e.dataset.player || e.innerText.replace(/\s+/g, " ")));
       small.ring_before_confirm = ring;
-      if (ring.join() !== "P1") failures.push(`small ones: before the turn is confirmed the ring is on ${ring.join(", ") || "nobody"}, not P1`);
+      if (ring.join() !== "P1")
+        failures.push(`small ones: before the turn is confirmed the ring is on ${ring.join(", ") || "nobody"}, not P1`);
       await p.screenshot({ path: `${out}/7-before-confirm.png` });
     }
     const missing = await missingGlyphs(p);
@@ -345,7 +447,10 @@ if (runs("small")) {
   await guarded("small ones (replay)", async () => {
     const game = await api("/api/games", { seats: [{ bot: "random" }, { bot: "random" }], sets: ["base"] });
     let view = null;
-    for (let i = 0; i < 150 && view?.status !== "finished"; i++) { await new Promise((r) => setTimeout(r, 200)); view = await api(`/api/games/${game.id}`); }
+    for (let i = 0; i < 150 && view?.status !== "finished"; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      view = await api(`/api/games/${game.id}`);
+    }
     const p = await browser.newPage({ viewport: { width: 1100, height: 700 } });
     watch(p, "small ones (replay)");
     await p.goto(`${base}/replay/${game.id}`, { waitUntil: "networkidle" });
@@ -371,22 +476,37 @@ if (runs("small")) {
     if (/tile file/i.test(text)) failures.push(`small ones: the Romanian form says "tile file"`);
     const placeholders = await p.locator(".seat-row input").evaluateAll((els) => els.map((e) => e.placeholder));
     small.ro_placeholders = placeholders;
-    if (placeholders.some((x) => !x || /Player|\bbot\b|^Nume$/.test(x))) failures.push(`small ones: the Romanian form's default names are ${placeholders.join(", ")}`);
+    if (placeholders.some((x) => !x || /Player|\bbot\b|^Nume$/.test(x)))
+      failures.push(`small ones: the Romanian form's default names are ${placeholders.join(", ")}`);
     await halflings.click();
     await p.getByRole("button", { name: "Creează partida" }).click();
     await p.getByRole("button", { name: /Joacă aici/ }).click();
     await p.waitForSelector("svg.board");
     const view = await api(`/api/games/${p.url().split("/").pop()}`);
     small.ro_names = view.seats.map((x) => x.name);
-    if (small.ro_names.some((x) => /Player|\bbot\b/.test(x))) failures.push(`small ones: a Romanian game's default names are ${small.ro_names.join(", ")}`);
+    if (small.ro_names.some((x) => /Player|\bbot\b/.test(x)))
+      failures.push(`small ones: a Romanian game's default names are ${small.ro_names.join(", ")}`);
     small.ro_stack = await p.locator(".scores .stack").innerText();
-    if (!/^\d+ de piese rămase$/.test(small.ro_stack)) failures.push(`small ones: the Romanian stack says "${small.ro_stack}" with ${view.game.stack} tiles left`);
+    if (!/^\d+ de piese rămase$/.test(small.ro_stack))
+      failures.push(`small ones: the Romanian stack says "${small.ro_stack}" with ${view.game.stack} tiles left`);
     const plurals = await p.evaluate(async () => {
       const i18n = await import("/assets/i18n.js");
-      return [0, 1, 2, 19, 20, 21, 100, 101, 119, 120].map((n) => (i18n.translate ? i18n.translate("ro", "stack", { n }) : "no translate()"));
+      return [0, 1, 2, 19, 20, 21, 100, 101, 119, 120].map((n) =>
+        i18n.translate ? i18n.translate("ro", "stack", { n }) : "no translate()",
+      );
     });
-    const expected = ["0 piese rămase", "1 piesă rămasă", "2 piese rămase", "19 piese rămase", "20 de piese rămase", "21 de piese rămase",
-      "100 de piese rămase", "101 piese rămase", "119 piese rămase", "120 de piese rămase"];
+    const expected = [
+      "0 piese rămase",
+      "1 piesă rămasă",
+      "2 piese rămase",
+      "19 piese rămase",
+      "20 de piese rămase",
+      "21 de piese rămase",
+      "100 de piese rămase",
+      "101 piese rămase",
+      "119 piese rămase",
+      "120 de piese rămase",
+    ];
     if (plurals.join("|") !== expected.join("|")) failures.push(`small ones: Romanian plurals ${plurals.join(", ")}`);
     await p.screenshot({ path: `${out}/7-romanian.png` });
     await ctx.close();
@@ -433,17 +553,24 @@ if (runs("small")) {
     await q.waitForSelector("svg.board");
     await q.waitForTimeout(800);
     small.views_reload = views.n;
-    if (small.views_invite > 1 || small.views_reload > 1) failures.push(`small ones: a load asks for the view ${small.views_invite} times from an invite link, ${small.views_reload} times on a reload`);
+    if (small.views_invite > 1 || small.views_reload > 1)
+      failures.push(
+        `small ones: a load asks for the view ${small.views_invite} times from an invite link, ${small.views_reload} times on a reload`,
+      );
     await ctx.close();
   });
-  if (nativeDialogs.length) failures.push(`small ones: the browser's own dialogs were opened: ${nativeDialogs.join("; ")}`);
+  if (nativeDialogs.length)
+    failures.push(`small ones: the browser's own dialogs were opened: ${nativeDialogs.join("; ")}`);
   report.small = small;
 }
 
 // Make the page believe its tab is in the background (`hidden`) or in front, as a browser tells it.
 async function setHidden(page, hidden) {
   await page.evaluate((hidden) => {
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (hidden ? "hidden" : "visible") });
+    Object.defineProperty(document, "visibilityState", {
+      configurable: true,
+      get: () => (hidden ? "hidden" : "visible"),
+    });
     Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
     document.dispatchEvent(new Event("visibilitychange"));
   }, hidden);
@@ -451,252 +578,341 @@ async function setHidden(page, hidden) {
 
 // 8. In the background (issue 22, item 9): when it becomes the person's turn, the tab's title and icon say so; the
 // chime is off until switched on, then sounds (WebAudio, nothing fetched); in front again, all is as it was.
-if (runs("background")) await guarded("background", async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  watch(page, "background");
-  // Count the tones the page starts and every sound file it asks for.
-  await page.addInitScript(() => {
-    // Every title the page shows, in order.
-    window.__titles = [];
-    new MutationObserver(() => { if (window.__titles.at(-1) !== document.title) window.__titles.push(document.title); })
-      .observe(document, { subtree: true, childList: true, characterData: true });
-    window.__tones = 0;
-    const Context = window.AudioContext;
-    if (Context) {
-      const make = Context.prototype.createOscillator;
-      Context.prototype.createOscillator = function () { window.__tones++; return make.call(this); };
+if (runs("background"))
+  await guarded("background", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(page, "background");
+    // Count the tones the page starts and every sound file it asks for.
+    await page.addInitScript(() => {
+      // Every title the page shows, in order.
+      window.__titles = [];
+      new MutationObserver(() => {
+        if (window.__titles.at(-1) !== document.title) window.__titles.push(document.title);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+      window.__tones = 0;
+      const Context = window.AudioContext;
+      if (Context) {
+        const make = Context.prototype.createOscillator;
+        Context.prototype.createOscillator = function () {
+          window.__tones++;
+          return make.call(this);
+        };
+      }
+    });
+    const fetchedSounds = [];
+    page.on("request", (req) => {
+      if (/\.(mp3|ogg|wav|m4a|webm|opus)(\?|$)/.test(req.url()) || req.resourceType() === "media")
+        fetchedSounds.push(req.url());
+    });
+    await createByForm(page, []);
+    await page.waitForSelector(".space-mark");
+    const state = () =>
+      page.evaluate(() => ({
+        title: document.title,
+        icon: document.querySelector("link[rel~=icon]")?.getAttribute("href") || "",
+        tones: window.__tones,
+      }));
+    const plain = await state();
+    const bg = {};
+    // The chime is off at first.
+    const toggle = page.getByLabel(/A chime when it is my turn/);
+    if (!(await toggle.count())) failures.push("background: no switch for the chime");
+    else if (await toggle.isChecked()) failures.push("background: the chime is on before anyone switched it on");
+    // It is Ana's turn and the tab goes to the background: it says so at once.
+    await setHidden(page, true);
+    const hidden = await state();
+    bg.hidden_on_turn = hidden.title;
+    if (!/^Your turn/.test(hidden.title))
+      failures.push(`background: hidden on the person's turn, the title is "${hidden.title}"`);
+    if (hidden.icon === plain.icon)
+      failures.push("background: hidden on the person's turn, the tab's icon is the same");
+    if (hidden.tones) failures.push(`background: ${hidden.tones} tones with the chime off`);
+    await setHidden(page, false);
+    const back = await state();
+    if (back.title !== plain.title || back.icon !== plain.icon)
+      failures.push(`background: in front again, the title is "${back.title}" and the icon ${back.icon.slice(0, 40)}`);
+    // The person plays a turn; the chime is switched on (it sounds once, to be heard); the tab goes to the background
+    // and the turn is confirmed there; the bot moves; it is the person's turn again.
+    await page.locator(".space-mark").first().click();
+    await page.getByRole("button", { name: "Place" }).click();
+    const confirm = page.getByRole("button", { name: /Confirm turn/ });
+    for (let i = 0; i < 50 && !(await confirm.count()); i++) {
+      if (await page.locator("button[data-action=pass]").count())
+        await page.locator("button[data-action=pass]").click();
+      await page.waitForTimeout(100);
     }
+    if (await toggle.count()) {
+      await toggle.check();
+      bg.preview_tones = (await state()).tones;
+      if (!bg.preview_tones) failures.push("background: switching the chime on sounds nothing");
+      bg.stored = await page.evaluate(() => localStorage.getItem("carc.sound"));
+      if (bg.stored !== "1") failures.push(`background: the chime's switch is kept as ${bg.stored}`);
+    }
+    const before = (await state()).tones;
+    await setHidden(page, true);
+    const from = await page.evaluate(() => window.__titles.length);
+    await page.evaluate(() =>
+      [...document.querySelectorAll("button")].find((b) => /Confirm turn/.test(b.textContent))?.click(),
+    );
+    // The bot's turn (the title the page's own), then the person's again (the title says so).
+    try {
+      await page.waitForFunction(
+        (from) => {
+          const seen = window.__titles.slice(from);
+          const plain = seen.findIndex((x) => !/^Your turn/.test(x));
+          return plain >= 0 && seen.slice(plain).some((x) => /^Your turn/.test(x));
+        },
+        from,
+        { timeout: 8000 },
+      );
+    } catch {
+      failures.push(
+        `background: after confirming in the background, the titles were ${JSON.stringify(await page.evaluate((from) => window.__titles.slice(from), from))}`,
+      );
+    }
+    const turn = await state();
+    bg.title = turn.title;
+    bg.tones_on_turn = turn.tones - before;
+    if ((await toggle.count()) && !bg.tones_on_turn)
+      failures.push("background: the chime is on, and its turn came in the background without a sound");
+    // How it looks: the test draws a tab strip (a browser's own is not in a screenshot) with the page's title and icon.
+    await page.evaluate(({ title, icon }) => {
+      const bar = document.createElement("div");
+      bar.id = "test-tab-strip";
+      bar.style.cssText =
+        "position:fixed;top:0;left:0;right:0;height:36px;background:#dee1e6;display:flex;align-items:flex-end;padding-left:8px;z-index:99;font:13px system-ui,sans-serif";
+      bar.innerHTML = `<div style="background:#fff;border-radius:8px 8px 0 0;height:30px;width:260px;display:flex;align-items:center;gap:8px;padding:0 10px"><img src="${icon}" width="16" height="16"><span></span></div><span style="margin:0 0 8px 12px;color:#555">(tab strip drawn by the test: the page is in the background)</span>`;
+      bar.querySelector("span").textContent = title;
+      document.body.style.paddingTop = "36px";
+      document.body.append(bar);
+    }, turn);
+    await page.screenshot({ path: `${out}/8-background-title.png` });
+    await page.evaluate(() => {
+      document.getElementById("test-tab-strip")?.remove();
+      document.body.style.paddingTop = "";
+    });
+    await setHidden(page, false);
+    const front = await state();
+    if (front.title !== plain.title || front.icon !== plain.icon)
+      failures.push(`background: in front again after the turn came, the title is "${front.title}"`);
+    // The switch is remembered.
+    await page.reload({ waitUntil: "networkidle" });
+    await page.waitForSelector("svg.board");
+    if ((await toggle.count()) && !(await toggle.isChecked()))
+      failures.push("background: after a reload the chime is off again");
+    if (fetchedSounds.length) failures.push(`background: sound files fetched: ${fetchedSounds.join(", ")}`);
+    report.background = bg;
+    await page.close();
   });
-  const fetchedSounds = [];
-  page.on("request", (req) => { if (/\.(mp3|ogg|wav|m4a|webm|opus)(\?|$)/.test(req.url()) || req.resourceType() === "media") fetchedSounds.push(req.url()); });
-  await createByForm(page, []);
-  await page.waitForSelector(".space-mark");
-  const state = () => page.evaluate(() => ({ title: document.title, icon: document.querySelector("link[rel~=icon]")?.getAttribute("href") || "", tones: window.__tones }));
-  const plain = await state();
-  const bg = {};
-  // The chime is off at first.
-  const toggle = page.getByLabel(/A chime when it is my turn/);
-  if (!await toggle.count()) failures.push("background: no switch for the chime");
-  else if (await toggle.isChecked()) failures.push("background: the chime is on before anyone switched it on");
-  // It is Ana's turn and the tab goes to the background: it says so at once.
-  await setHidden(page, true);
-  const hidden = await state();
-  bg.hidden_on_turn = hidden.title;
-  if (!/^Your turn/.test(hidden.title)) failures.push(`background: hidden on the person's turn, the title is "${hidden.title}"`);
-  if (hidden.icon === plain.icon) failures.push("background: hidden on the person's turn, the tab's icon is the same");
-  if (hidden.tones) failures.push(`background: ${hidden.tones} tones with the chime off`);
-  await setHidden(page, false);
-  const back = await state();
-  if (back.title !== plain.title || back.icon !== plain.icon) failures.push(`background: in front again, the title is "${back.title}" and the icon ${back.icon.slice(0, 40)}`);
-  // The person plays a turn; the chime is switched on (it sounds once, to be heard); the tab goes to the background
-  // and the turn is confirmed there; the bot moves; it is the person's turn again.
-  await page.locator(".space-mark").first().click();
-  await page.getByRole("button", { name: "Place" }).click();
-  const confirm = page.getByRole("button", { name: /Confirm turn/ });
-  for (let i = 0; i < 50 && !await confirm.count(); i++) {
-    if (await page.locator("button[data-action=pass]").count()) await page.locator("button[data-action=pass]").click();
-    await page.waitForTimeout(100);
-  }
-  if (await toggle.count()) {
-    await toggle.check();
-    bg.preview_tones = (await state()).tones;
-    if (!bg.preview_tones) failures.push("background: switching the chime on sounds nothing");
-    bg.stored = await page.evaluate(() => localStorage.getItem("carc.sound"));
-    if (bg.stored !== "1") failures.push(`background: the chime's switch is kept as ${bg.stored}`);
-  }
-  const before = (await state()).tones;
-  await setHidden(page, true);
-  const from = await page.evaluate(() => window.__titles.length);
-  await page.evaluate(() => [...document.querySelectorAll("button")].find((b) => /Confirm turn/.test(b.textContent))?.click());
-  // The bot's turn (the title the page's own), then the person's again (the title says so).
-  try {
-    await page.waitForFunction((from) => {
-      const seen = window.__titles.slice(from);
-      const plain = seen.findIndex((x) => !/^Your turn/.test(x));
-      return plain >= 0 && seen.slice(plain).some((x) => /^Your turn/.test(x));
-    }, from, { timeout: 8000 });
-  } catch {
-    failures.push(`background: after confirming in the background, the titles were ${JSON.stringify(await page.evaluate((from) => window.__titles.slice(from), from))}`);
-  }
-  const turn = await state();
-  bg.title = turn.title;
-  bg.tones_on_turn = turn.tones - before;
-  if (await toggle.count() && !bg.tones_on_turn) failures.push("background: the chime is on, and its turn came in the background without a sound");
-  // How it looks: the test draws a tab strip (a browser's own is not in a screenshot) with the page's title and icon.
-  await page.evaluate(({ title, icon }) => {
-    const bar = document.createElement("div");
-    bar.id = "test-tab-strip";
-    bar.style.cssText = "position:fixed;top:0;left:0;right:0;height:36px;background:#dee1e6;display:flex;align-items:flex-end;padding-left:8px;z-index:99;font:13px system-ui,sans-serif";
-    bar.innerHTML = `<div style="background:#fff;border-radius:8px 8px 0 0;height:30px;width:260px;display:flex;align-items:center;gap:8px;padding:0 10px"><img src="${icon}" width="16" height="16"><span></span></div><span style="margin:0 0 8px 12px;color:#555">(tab strip drawn by the test: the page is in the background)</span>`;
-    bar.querySelector("span").textContent = title;
-    document.body.style.paddingTop = "36px";
-    document.body.append(bar);
-  }, turn);
-  await page.screenshot({ path: `${out}/8-background-title.png` });
-  await page.evaluate(() => { document.getElementById("test-tab-strip")?.remove(); document.body.style.paddingTop = ""; });
-  await setHidden(page, false);
-  const front = await state();
-  if (front.title !== plain.title || front.icon !== plain.icon) failures.push(`background: in front again after the turn came, the title is "${front.title}"`);
-  // The switch is remembered.
-  await page.reload({ waitUntil: "networkidle" });
-  await page.waitForSelector("svg.board");
-  if (await toggle.count() && !await toggle.isChecked()) failures.push("background: after a reload the chime is off again");
-  if (fetchedSounds.length) failures.push(`background: sound files fetched: ${fetchedSounds.join(", ")}`);
-  report.background = bg;
-  await page.close();
-});
 
 // 9. By keyboard, and not by colour alone (issue 22, item 15): the board is a group with a name; Tab reaches every
 // control, each showing where the focus is; Tab reaches a space and a spot, Enter takes them; zoom buttons say what
 // they do; figures carry their seat's number.
-if (runs("a11y")) await guarded("keyboard", async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  watch(page, "keyboard");
-  const sent = [];
-  page.on("request", (req) => { if (req.method() === "POST" && req.url().endsWith("/actions")) sent.push(JSON.parse(req.postData()).action); });
-  await createByForm(page, []);
-  await page.waitForSelector(".space-mark");
-  const a11y = {};
-  a11y.board = await page.locator("svg.board").evaluate((e) => [e.getAttribute("role"), e.getAttribute("aria-label")]);
-  if (a11y.board[0] !== "group" || !a11y.board[1]) failures.push(`keyboard: the board is role=${a11y.board[0]} named "${a11y.board[1]}"`);
-  for (const name of ["Zoom in", "Zoom out", "Show the whole board"]) {
-    if (await page.getByRole("button", { name, exact: true }).count() !== 1) failures.push(`keyboard: no zoom button named "${name}"`);
-  }
-  a11y.board_ro = await page.evaluate(async () => (await import("/assets/i18n.js")).translate("ro", "boardLabel"));
-  if (!a11y.board_ro || a11y.board_ro === "The board" || a11y.board_ro === "boardLabel") failures.push(`keyboard: the board's Romanian name is "${a11y.board_ro}"`);
-  // What has the focus, and whether it shows.
-  const focus = () => page.evaluate(() => {
-    const e = document.activeElement;
-    if (!e || e === document.body) return null;
-    const cs = getComputedStyle(e);
-    let shown = cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) >= 1;
-    if (e.matches(".mark")) shown = getComputedStyle(e.querySelector(".focus-ring") || e).display !== "none";
-    if (e.matches(".space-mark")) shown = getComputedStyle(e.querySelector("rect")).strokeDasharray === "none";
-    const id = e.dataset.space ? `space ${e.dataset.space}` : (e.getAttribute("aria-label") || e.closest("label")?.textContent.trim() || e.textContent.trim().slice(0, 40) || e.tagName);
-    return { id, kind: e.matches(".mark") ? "spot" : e.matches(".space-mark") ? "space" : e.tagName.toLowerCase(), shown, label: e.getAttribute("aria-label") || "" };
-  });
-  // Tab from the top of the page to the first space.
-  await page.evaluate(() => document.activeElement?.blur());
-  let f = null;
-  for (let i = 0; i < 40; i++) {
-    await page.keyboard.press("Tab");
-    f = await focus();
-    if (f?.kind === "space") break;
-  }
-  if (f?.kind !== "space") failures.push(`keyboard: Tab never reached a space for the tile (last: ${JSON.stringify(f)})`);
-  else {
-    if (!f.shown) failures.push(`keyboard: the focused space ${f.id} does not show its focus`);
-    a11y.space_label = f.label;
-    await page.screenshot({ path: `${out}/9-keyboard-space.png` });
-    // Enter takes the space (the tile shows there), Enter again places it.
-    await page.keyboard.press("Enter");
-    await page.waitForTimeout(150);
-    if (!await page.locator(".space-mark.selected").count()) failures.push("keyboard: Enter on a space does not choose it");
-    if (sent.length) failures.push(`keyboard: Enter on a space sent ${sent.join(", ")} at once`);
-    const still = await focus();
-    if (still?.kind !== "space") failures.push(`keyboard: after Enter on a space the focus is on ${JSON.stringify(still)}`);
-    await page.keyboard.press("Enter");
-    try { await page.waitForSelector(".mark-deploy", { timeout: 3000 }); } catch { failures.push(`keyboard: after Enter again, no spots (sent ${sent.join(", ")})`); }
-    if (!sent.some((a) => a.startsWith("place "))) failures.push(`keyboard: Enter on the chosen space sent ${sent.join(", ") || "nothing"}`);
-  }
-  if (await page.locator(".mark-deploy").count()) {
-    await page.waitForTimeout(150);
-    const onSpot = await focus();
-    a11y.after_place = onSpot;
-    if (onSpot?.kind !== "spot") failures.push(`keyboard: once the tile is placed the focus is on ${JSON.stringify(onSpot)}, not its first spot`);
-    // Every control of the page is reached by Tab, each showing its focus.
-    const controls = await page.evaluate(() => [...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]")]
-      .filter((e) => e.tabIndex >= 0 && !e.disabled && e.checkVisibility())
-      .map((e) => (e.dataset.space ? `space ${e.dataset.space}` : (e.getAttribute("aria-label") || e.closest("label")?.textContent.trim() || e.textContent.trim().slice(0, 40) || e.tagName))));
-    const reached = new Map();
-    await page.evaluate(() => document.activeElement?.blur());
-    // Round the whole page once: until the first control reached comes again.
-    let first = null;
-    for (let i = 0; i < 2 * controls.length + 10; i++) {
-      await page.keyboard.press("Tab");
-      const x = await focus();
-      if (!x) continue;
-      if (x.id === first) break;
-      first ??= x.id;
-      reached.set(x.id, x);
+if (runs("a11y"))
+  await guarded("keyboard", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(page, "keyboard");
+    const sent = [];
+    page.on("request", (req) => {
+      if (req.method() === "POST" && req.url().endsWith("/actions")) sent.push(JSON.parse(req.postData()).action);
+    });
+    await createByForm(page, []);
+    await page.waitForSelector(".space-mark");
+    const a11y = {};
+    a11y.board = await page
+      .locator("svg.board")
+      .evaluate((e) => [e.getAttribute("role"), e.getAttribute("aria-label")]);
+    if (a11y.board[0] !== "group" || !a11y.board[1])
+      failures.push(`keyboard: the board is role=${a11y.board[0]} named "${a11y.board[1]}"`);
+    for (const name of ["Zoom in", "Zoom out", "Show the whole board"]) {
+      if ((await page.getByRole("button", { name, exact: true }).count()) !== 1)
+        failures.push(`keyboard: no zoom button named "${name}"`);
     }
-    a11y.controls = controls.length;
-    a11y.reached = [...reached.keys()];
-    const missed = controls.filter((c) => !reached.has(c));
-    if (missed.length) failures.push(`keyboard: Tab never reaches ${missed.join(", ")}`);
-    const unseen = [...reached.values()].filter((x) => !x.shown).map((x) => x.id);
-    if (unseen.length) failures.push(`keyboard: the focus does not show on ${unseen.join(", ")}`);
-    const spots = [...reached.values()].filter((x) => x.kind === "spot");
-    a11y.spot_labels = spots.map((x) => x.label);
-    if (spots.some((x) => /@|^deploy |^meeple /.test(x.label))) failures.push(`keyboard: spots named in notation: ${spots.map((x) => x.label).join(", ")}`);
-    // To a spot by Tab, and Enter takes it.
+    a11y.board_ro = await page.evaluate(async () => (await import("/assets/i18n.js")).translate("ro", "boardLabel"));
+    if (!a11y.board_ro || a11y.board_ro === "The board" || a11y.board_ro === "boardLabel")
+      failures.push(`keyboard: the board's Romanian name is "${a11y.board_ro}"`);
+    // What has the focus, and whether it shows.
+    const focus = () =>
+      page.evaluate(() => {
+        const e = document.activeElement;
+        if (!e || e === document.body) return null;
+        const cs = getComputedStyle(e);
+        let shown = cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) >= 1;
+        if (e.matches(".mark")) shown = getComputedStyle(e.querySelector(".focus-ring") || e).display !== "none";
+        if (e.matches(".space-mark")) shown = getComputedStyle(e.querySelector("rect")).strokeDasharray === "none";
+        const id = e.dataset.space
+          ? `space ${e.dataset.space}`
+          : e.getAttribute("aria-label") ||
+            e.closest("label")?.textContent.trim() ||
+            e.textContent.trim().slice(0, 40) ||
+            e.tagName;
+        return {
+          id,
+          kind: e.matches(".mark") ? "spot" : e.matches(".space-mark") ? "space" : e.tagName.toLowerCase(),
+          shown,
+          label: e.getAttribute("aria-label") || "",
+        };
+      });
+    // Tab from the top of the page to the first space.
     await page.evaluate(() => document.activeElement?.blur());
-    let g = null;
+    let f = null;
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press("Tab");
-      g = await focus();
-      if (g?.kind === "spot") break;
+      f = await focus();
+      if (f?.kind === "space") break;
     }
-    await page.screenshot({ path: `${out}/9-keyboard-spot.png` });
-    const before = sent.length;
-    await page.keyboard.press("Enter");
-    await page.waitForTimeout(400);
-    a11y.spot_sent = sent.slice(before);
-    if (g?.kind !== "spot" || !sent.slice(before).some((a) => !a.startsWith("place "))) failures.push(`keyboard: Enter on a spot (${JSON.stringify(g)}) sent ${sent.slice(before).join(", ") || "nothing"}`);
-  }
-  // Figures carry their seat's number, as the score bar does.
-  await page.waitForTimeout(300);
-  a11y.marks = await page.locator("svg.board .figure-mark").allTextContents();
-  a11y.swatches = await page.locator(".scores .swatch").allTextContents();
-  if (a11y.swatches.join() !== "1,2") failures.push(`keyboard: the score bar's seats are marked ${a11y.swatches.join(", ")}`);
-  if (sent.some((a) => /^(meeple|mayor|wagon) /.test(a)) && !a11y.marks.length) failures.push("keyboard: a figure on the board carries no mark");
-  for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Zoom in" }).click();
-  await page.screenshot({ path: `${out}/9-figures-marked.png` });
-  report.keyboard = a11y;
-  await page.close();
-});
+    if (f?.kind !== "space")
+      failures.push(`keyboard: Tab never reached a space for the tile (last: ${JSON.stringify(f)})`);
+    else {
+      if (!f.shown) failures.push(`keyboard: the focused space ${f.id} does not show its focus`);
+      a11y.space_label = f.label;
+      await page.screenshot({ path: `${out}/9-keyboard-space.png` });
+      // Enter takes the space (the tile shows there), Enter again places it.
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(150);
+      if (!(await page.locator(".space-mark.selected").count()))
+        failures.push("keyboard: Enter on a space does not choose it");
+      if (sent.length) failures.push(`keyboard: Enter on a space sent ${sent.join(", ")} at once`);
+      const still = await focus();
+      if (still?.kind !== "space")
+        failures.push(`keyboard: after Enter on a space the focus is on ${JSON.stringify(still)}`);
+      await page.keyboard.press("Enter");
+      try {
+        await page.waitForSelector(".mark-deploy", { timeout: 3000 });
+      } catch {
+        failures.push(`keyboard: after Enter again, no spots (sent ${sent.join(", ")})`);
+      }
+      if (!sent.some((a) => a.startsWith("place ")))
+        failures.push(`keyboard: Enter on the chosen space sent ${sent.join(", ") || "nothing"}`);
+    }
+    if (await page.locator(".mark-deploy").count()) {
+      await page.waitForTimeout(150);
+      const onSpot = await focus();
+      a11y.after_place = onSpot;
+      if (onSpot?.kind !== "spot")
+        failures.push(
+          `keyboard: once the tile is placed the focus is on ${JSON.stringify(onSpot)}, not its first spot`,
+        );
+      // Every control of the page is reached by Tab, each showing its focus.
+      const controls = await page.evaluate(() =>
+        [...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]")]
+          .filter((e) => e.tabIndex >= 0 && !e.disabled && e.checkVisibility())
+          .map((e) =>
+            e.dataset.space
+              ? `space ${e.dataset.space}`
+              : e.getAttribute("aria-label") ||
+                e.closest("label")?.textContent.trim() ||
+                e.textContent.trim().slice(0, 40) ||
+                e.tagName,
+          ),
+      );
+      const reached = new Map();
+      await page.evaluate(() => document.activeElement?.blur());
+      // Round the whole page once: until the first control reached comes again.
+      let first = null;
+      for (let i = 0; i < 2 * controls.length + 10; i++) {
+        await page.keyboard.press("Tab");
+        const x = await focus();
+        if (!x) continue;
+        if (x.id === first) break;
+        first ??= x.id;
+        reached.set(x.id, x);
+      }
+      a11y.controls = controls.length;
+      a11y.reached = [...reached.keys()];
+      const missed = controls.filter((c) => !reached.has(c));
+      if (missed.length) failures.push(`keyboard: Tab never reaches ${missed.join(", ")}`);
+      const unseen = [...reached.values()].filter((x) => !x.shown).map((x) => x.id);
+      if (unseen.length) failures.push(`keyboard: the focus does not show on ${unseen.join(", ")}`);
+      const spots = [...reached.values()].filter((x) => x.kind === "spot");
+      a11y.spot_labels = spots.map((x) => x.label);
+      if (spots.some((x) => /@|^deploy |^meeple /.test(x.label)))
+        failures.push(`keyboard: spots named in notation: ${spots.map((x) => x.label).join(", ")}`);
+      // To a spot by Tab, and Enter takes it.
+      await page.evaluate(() => document.activeElement?.blur());
+      let g = null;
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press("Tab");
+        g = await focus();
+        if (g?.kind === "spot") break;
+      }
+      await page.screenshot({ path: `${out}/9-keyboard-spot.png` });
+      const before = sent.length;
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(400);
+      a11y.spot_sent = sent.slice(before);
+      if (g?.kind !== "spot" || !sent.slice(before).some((a) => !a.startsWith("place ")))
+        failures.push(
+          `keyboard: Enter on a spot (${JSON.stringify(g)}) sent ${sent.slice(before).join(", ") || "nothing"}`,
+        );
+    }
+    // Figures carry their seat's number, as the score bar does.
+    await page.waitForTimeout(300);
+    a11y.marks = await page.locator("svg.board .figure-mark").allTextContents();
+    a11y.swatches = await page.locator(".scores .swatch").allTextContents();
+    if (a11y.swatches.join() !== "1,2")
+      failures.push(`keyboard: the score bar's seats are marked ${a11y.swatches.join(", ")}`);
+    if (sent.some((a) => /^(meeple|mayor|wagon) /.test(a)) && !a11y.marks.length)
+      failures.push("keyboard: a figure on the board carries no mark");
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Zoom in" }).click();
+    await page.screenshot({ path: `${out}/9-figures-marked.png` });
+    report.keyboard = a11y;
+    await page.close();
+  });
 
 // 10. The landing page (issue 22, item 13): it says what this is; "Play against the computer" is a game at the table
 // in one click; "Play with friends" is the new-game form with two people.
-if (runs("landing")) await guarded("landing", async () => {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await ctx.newPage();
-  watch(page, "landing");
-  await page.goto(`${base}/`, { waitUntil: "networkidle" });
-  const landing = {};
-  landing.heading = await page.locator("h1").first().textContent().catch(() => null);
-  if (!landing.heading || !/Carcassonne/.test(landing.heading)) failures.push(`landing: the page's heading is ${JSON.stringify(landing.heading)}`);
-  await page.screenshot({ path: `${out}/10-landing.png` });
-  const computer = page.getByRole("button", { name: "Play against the computer" });
-  if (!await computer.count()) failures.push("landing: no \"Play against the computer\"");
-  else {
-    await computer.click();
-    try {
-      await page.waitForURL(/\/play\/[0-9a-f]{16}$/, { timeout: 3000 });
-      await page.waitForSelector(".space-mark");
-      const view = await api(`/api/games/${page.url().split("/").pop()}`);
-      landing.computer = view.seats.map((s) => `${s.kind}:${s.name}`);
-      if (view.seats.length !== 2 || view.seats[0].kind !== "person" || view.seats[1].kind !== "bot") failures.push(`landing: one click made the seats ${landing.computer.join(", ")}`);
-    } catch (e) {
-      failures.push(`landing: one click on "Play against the computer" does not reach the table (${e.message.split("\n")[0]})`);
+if (runs("landing"))
+  await guarded("landing", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    watch(page, "landing");
+    await page.goto(`${base}/`, { waitUntil: "networkidle" });
+    const landing = {};
+    landing.heading = await page
+      .locator("h1")
+      .first()
+      .textContent()
+      .catch(() => null);
+    if (!landing.heading || !/Carcassonne/.test(landing.heading))
+      failures.push(`landing: the page's heading is ${JSON.stringify(landing.heading)}`);
+    await page.screenshot({ path: `${out}/10-landing.png` });
+    const computer = page.getByRole("button", { name: "Play against the computer" });
+    if (!(await computer.count())) failures.push('landing: no "Play against the computer"');
+    else {
+      await computer.click();
+      try {
+        await page.waitForURL(/\/play\/[0-9a-f]{16}$/, { timeout: 3000 });
+        await page.waitForSelector(".space-mark");
+        const view = await api(`/api/games/${page.url().split("/").pop()}`);
+        landing.computer = view.seats.map((s) => `${s.kind}:${s.name}`);
+        if (view.seats.length !== 2 || view.seats[0].kind !== "person" || view.seats[1].kind !== "bot")
+          failures.push(`landing: one click made the seats ${landing.computer.join(", ")}`);
+      } catch (e) {
+        failures.push(
+          `landing: one click on "Play against the computer" does not reach the table (${e.message.split("\n")[0]})`,
+        );
+      }
     }
-  }
-  await page.goto(`${base}/`, { waitUntil: "networkidle" });
-  const friends = page.getByRole("button", { name: "Play with friends" });
-  if (!await friends.count()) failures.push("landing: no \"Play with friends\"");
-  else {
-    await friends.click();
-    await page.waitForSelector(".seat-row");
-    landing.friends = await page.locator(".seat-row").evaluateAll((rows) => rows.map((r) => r.querySelectorAll("select")[1]?.value));
-    if (landing.friends.join() !== "person,person") failures.push(`landing: "Play with friends" starts with the seats ${landing.friends.join(", ")}`);
-    await page.getByRole("button", { name: "Create the game" }).click();
-    await page.waitForSelector(".invite input").catch(() => {});
-    const links = await page.locator(".invite input").count();
-    if (links !== 2) failures.push(`landing: a game with friends gives ${links} invite links`);
-  }
-  report.landing = landing;
-  await ctx.close();
-});
+    await page.goto(`${base}/`, { waitUntil: "networkidle" });
+    const friends = page.getByRole("button", { name: "Play with friends" });
+    if (!(await friends.count())) failures.push('landing: no "Play with friends"');
+    else {
+      await friends.click();
+      await page.waitForSelector(".seat-row");
+      landing.friends = await page
+        .locator(".seat-row")
+        .evaluateAll((rows) => rows.map((r) => r.querySelectorAll("select")[1]?.value));
+      if (landing.friends.join() !== "person,person")
+        failures.push(`landing: "Play with friends" starts with the seats ${landing.friends.join(", ")}`);
+      await page.getByRole("button", { name: "Create the game" }).click();
+      await page.waitForSelector(".invite input").catch(() => {});
+      const links = await page.locator(".invite input").count();
+      if (links !== 2) failures.push(`landing: a game with friends gives ${links} invite links`);
+    }
+    report.landing = landing;
+    await ctx.close();
+  });
 
 // 1. A whole base game against a bot.
 if (runs("base")) {
@@ -704,7 +920,9 @@ if (runs("base")) {
   watch(page, "base game");
   await createByForm(page, []);
   await page.screenshot({ path: `${out}/1-start.png` });
-  const r = await playToTheEnd(page, "base game", 240, async (n) => { if (n === 40) await page.screenshot({ path: `${out}/1-middle.png` }); });
+  const r = await playToTheEnd(page, "base game", 240, async (n) => {
+    if (n === 40) await page.screenshot({ path: `${out}/1-middle.png` });
+  });
   await page.screenshot({ path: `${out}/1-final.png` });
   report.base = r;
   if (!r.finished) failures.push(`base game: no final scoring screen after ${r.moves} moves`);
@@ -714,7 +932,21 @@ if (runs("base")) {
 
 // 2. Every module, until every kind of decision was answered through the table.
 if (runs("modules")) {
-  const want = ["tile", "triangle", "abbey", "pick", "meeple", "mayor", "wagon", "barn", "portal", "fairy", "dragon", "crop", "pass"];
+  const want = [
+    "tile",
+    "triangle",
+    "abbey",
+    "pick",
+    "meeple",
+    "mayor",
+    "wagon",
+    "barn",
+    "portal",
+    "fairy",
+    "dragon",
+    "crop",
+    "pass",
+  ];
   const seen = new Set();
   const games = [];
   for (let game = 0; game < 5 && want.some((k) => !seen.has(k)); game++) {
@@ -723,18 +955,25 @@ if (runs("modules")) {
     let triangles = new Set();
     page.on("request", (req) => {
       if (req.method() === "POST" && req.url().endsWith("/actions")) {
-        try { seen.add(kindOf(JSON.parse(req.postData()).action, triangles)); } catch { /* not ours */ }
+        try {
+          seen.add(kindOf(JSON.parse(req.postData()).action, triangles));
+        } catch {
+          /* not ours */
+        }
       }
     });
-    await createByForm(page, ["Abbey & Mayor", "Princess & Dragon", "Crop Circles", "Halflings"],
-      game % 2 === 0 ? { "halflings.setup": "draft" } : {});
+    await createByForm(
+      page,
+      ["Abbey & Mayor", "Princess & Dragon", "Crop Circles", "Halflings"],
+      game % 2 === 0 ? { "halflings.setup": "draft" } : {},
+    );
     const id = page.url().split("/").pop();
     const tiles = await api(`/api/games/${id}/tiles`);
     triangles = new Set(tiles.tiles.filter((t) => t.shape === "triangle").map((t) => t.id));
     const r = await playToTheEnd(page, "every module", 150, async (n) => {
       if (n % 60 === 0) await page.screenshot({ path: `${out}/2-game${game + 1}-${n}.png` });
       // Now and then, zoomed out (the spots keep a size that can be clicked, and stay apart), then back.
-      if (n % 15 === 0 && await page.locator("svg.board .mark").count()) {
+      if (n % 15 === 0 && (await page.locator("svg.board .mark").count())) {
         for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Zoom out" }).click();
         await checkSpots(page, "zoomed out: ");
         if (n % 60 === 0) await page.screenshot({ path: `${out}/2-game${game + 1}-${n}-zoomed-out.png` });
@@ -759,7 +998,9 @@ if (!runs("princess")) {
   const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
   watch(page, "princess");
   let sent = null;
-  page.on("request", (req) => { if (req.method() === "POST" && req.url().endsWith("/actions")) sent = JSON.parse(req.postData()).action; });
+  page.on("request", (req) => {
+    if (req.method() === "POST" && req.url().endsWith("/actions")) sent = JSON.parse(req.postData()).action;
+  });
   await page.goto(`${base}${process.env.PRINCESS_INVITE}`, { waitUntil: "networkidle" });
   await page.waitForSelector(".mark-princess");
   await page.screenshot({ path: `${out}/4-princess.png` });
@@ -787,7 +1028,11 @@ if (runs("hotseat")) {
   await page.waitForSelector("svg.board");
   // Ana's controls are there without anyone else doing anything (and without a reload).
   let stalled = null;
-  try { await page.waitForSelector(".space-mark", { timeout: 3000 }); } catch { stalled = await page.locator(".decision").innerText(); }
+  try {
+    await page.waitForSelector(".space-mark", { timeout: 3000 });
+  } catch {
+    stalled = await page.locator(".decision").innerText();
+  }
   if (stalled !== null) failures.push(`hot seat: the first seat has no controls: "${stalled}"`);
   await page.screenshot({ path: `${out}/5-hot-seat-start.png` });
   // Both seats play by clicks to the end; whenever the page shows no control for a while, that is the defect.
@@ -798,9 +1043,16 @@ if (runs("hotseat")) {
   let finished = false;
   const seatsSeen = new Set();
   while ((Date.now() - t0) / 1000 < 300) {
-    if (await page.locator("dialog.final[open]").count()) { finished = true; break; }
+    if (await page.locator("dialog.final[open]").count()) {
+      finished = true;
+      break;
+    }
     let moved = false;
-    try { moved = await move(page, used); } catch { moved = false; }
+    try {
+      moved = await move(page, used);
+    } catch {
+      moved = false;
+    }
     if (moved) {
       moves++;
       idleSince = Date.now();
@@ -811,7 +1063,9 @@ if (runs("hotseat")) {
       continue;
     }
     if (Date.now() - idleSince > 5000) {
-      failures.push(`hot seat: no control for 5 s after ${moves} moves: "${await page.locator(".decision").innerText()}"`);
+      failures.push(
+        `hot seat: no control for 5 s after ${moves} moves: "${await page.locator(".decision").innerText()}"`,
+      );
       await page.screenshot({ path: `${out}/5-hot-seat-stalled.png` });
       break;
     }
@@ -820,7 +1074,8 @@ if (runs("hotseat")) {
   await page.screenshot({ path: `${out}/5-hot-seat-final.png` });
   report.hot_seat = { moves, seconds: (Date.now() - t0) / 1000, finished, seats: [...seatsSeen].sort() };
   if (finished) await checkFinal(page, "hot seat");
-  if (!finished && !failures.some((f) => f.startsWith("hot seat"))) failures.push(`hot seat: not finished after ${moves} moves`);
+  if (!finished && !failures.some((f) => f.startsWith("hot seat")))
+    failures.push(`hot seat: not finished after ${moves} moves`);
   if (seatsSeen.size && seatsSeen.size < 2) failures.push(`hot seat: only ${[...seatsSeen]} had controls`);
   await page.close();
 }
@@ -846,18 +1101,28 @@ if (runs("seats")) {
     for (let i = 0; i < 2; i++) {
       const view = await api(`/api/games/${created.id}`, undefined, seats[i].token);
       const mine = new Set(view.game.players[i].hand || []);
-      const other = new Set((await api(`/api/games/${created.id}`, undefined, seats[1 - i].token)).game.players[1 - i].hand || []);
+      const other = new Set(
+        (await api(`/api/games/${created.id}`, undefined, seats[1 - i].token)).game.players[1 - i].hand || [],
+      );
       const onBoard = new Set(view.game.board.map((b) => b.tile));
-      const shown = await pages[i].locator("aside [data-tile]").evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")));
+      const shown = await pages[i]
+        .locator("aside [data-tile]")
+        .evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")));
       for (const id of shown) {
-        if (triangles.has(id) && !mine.has(id) && !onBoard.has(id)) failures.push(`seat ${seats[i].seat} shows ${id}, which is not theirs`);
-        if (other.has(id) && !mine.has(id)) failures.push(`seat ${seats[i].seat} shows ${seats[1 - i].seat}'s triangle ${id}`);
+        if (triangles.has(id) && !mine.has(id) && !onBoard.has(id))
+          failures.push(`seat ${seats[i].seat} shows ${id}, which is not theirs`);
+        if (other.has(id) && !mine.has(id))
+          failures.push(`seat ${seats[i].seat} shows ${seats[1 - i].seat}'s triangle ${id}`);
       }
       checks++;
     }
     // Whoever has something to do does it (the other page finds nothing to click).
     for (let i = 0; i < 2; i++) {
-      try { if (await move(pages[i], used[i], false)) await pages[i].waitForTimeout(60); } catch { /* the page was updating */ }
+      try {
+        if (await move(pages[i], used[i], false)) await pages[i].waitForTimeout(60);
+      } catch {
+        /* the page was updating */
+      }
     }
   }
   await pages[0].screenshot({ path: `${out}/3-seat-P1.png` });
@@ -869,7 +1134,13 @@ if (runs("seats")) {
 // final scores are still the game's, by kind and in all. Two people; the server's API plays the game up to its last
 // tile, the person whose tile it is plays it at the table.
 if (runs("last")) {
-  const created = await api("/api/games", { seats: [{ name: "Ana", auto_confirm: true }, { name: "Bo", auto_confirm: true }], sets: ["base"] });
+  const created = await api("/api/games", {
+    seats: [
+      { name: "Ana", auto_confirm: true },
+      { name: "Bo", auto_confirm: true },
+    ],
+    sets: ["base"],
+  });
   const id = created.id;
   let view = null;
   for (let step = 0; step < 400; step++) {
@@ -877,11 +1148,16 @@ if (runs("last")) {
     view = views.find((v) => v.game.actions.length);
     if (view?.status !== "running") break;
     if (view.game.stack === 0 && view.game.pending.kind === "place_tile") break;
-    await api(`/api/games/${id}/actions`, { action: view.game.actions[0].text, version: view.version },
-      created.seats.find((s) => s.seat === view.seat).token);
+    await api(
+      `/api/games/${id}/actions`,
+      { action: view.game.actions[0].text, version: view.version },
+      created.seats.find((s) => s.seat === view.seat).token,
+    );
   }
   if (view?.game.pending.kind !== "place_tile" || view.game.stack !== 0) {
-    failures.push(`last action: the API did not bring the game to its last tile (${view?.status}, ${view?.game.stack} left)`);
+    failures.push(
+      `last action: the API did not bring the game to its last tile (${view?.status}, ${view?.game.stack} left)`,
+    );
   } else {
     const seat = created.seats.find((s) => s.seat === view.seat);
     const ctx = await browser.newContext({ viewport: { width: 1100, height: 760 } });
@@ -891,7 +1167,10 @@ if (runs("last")) {
     let late = 0;
     await page.routeWebSocket(/\/ws$/, (ws) => {
       const server = ws.connectToServer();
-      server.onMessage((m) => { late++; setTimeout(() => ws.send(m), 600); });
+      server.onMessage((m) => {
+        late++;
+        setTimeout(() => ws.send(m), 600);
+      });
       ws.onMessage((m) => server.send(m));
     });
     await page.goto(`${base}${seat.invite}`, { waitUntil: "networkidle" });

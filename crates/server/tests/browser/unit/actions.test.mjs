@@ -1,8 +1,9 @@
 // The legal actions in words, the orientations the rotate buttons go through, the default names.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
+import { test } from "node:test";
+import { choiceLabel, segmentWords, spotLabels, spotTag, spotWords, turnOrientation } from "../../../web/actions.js";
 import { translate } from "../../../web/i18n.js";
-import { choiceLabel, segmentWords, spotWords, spotLabels, spotTag, turnOrientation } from "../../../web/actions.js";
 import { defaultNames } from "../../../web/names.js";
 
 const en = (key, params) => translate("en", key, params);
@@ -20,15 +21,50 @@ test("a segment in words: its feature and where it touches the tile", () => {
 });
 
 test("every kind of spot says what it does, in words", () => {
-  assert.equal(spotWords({ type: "deploy", figure: "meeple", segment: "road@W", text: "meeple road@W" }, nameOf, en), "meeple on the road, west");
+  assert.equal(
+    spotWords({ type: "deploy", figure: "meeple", segment: "road@W", text: "meeple road@W" }, nameOf, en),
+    "meeple on the road, west",
+  );
   assert.equal(spotWords({ type: "barn", corner: "NE", text: "barn NE" }, nameOf, en), "barn at the north-east corner");
-  assert.equal(spotWords({ type: "portal", figure: "mayor", space: "1,0", segment: "city@N", text: "portal mayor 1,0 city@N" }, nameOf, en),
-    "mayor through the portal onto the city, north at 1,0");
-  assert.equal(spotWords({ type: "princess", player: "P2", figure: "meeple", space: "0,1", segment: "city@N", text: "princess P2 meeple 0,1 city@N" }, nameOf, en),
-    "send Bo's meeple on the city, north home");
+  assert.equal(
+    spotWords(
+      { type: "portal", figure: "mayor", space: "1,0", segment: "city@N", text: "portal mayor 1,0 city@N" },
+      nameOf,
+      en,
+    ),
+    "mayor through the portal onto the city, north at 1,0",
+  );
+  assert.equal(
+    spotWords(
+      {
+        type: "princess",
+        player: "P2",
+        figure: "meeple",
+        space: "0,1",
+        segment: "city@N",
+        text: "princess P2 meeple 0,1 city@N",
+      },
+      nameOf,
+      en,
+    ),
+    "send Bo's meeple on the city, north home",
+  );
   assert.equal(spotWords({ type: "fairy", space: "2,2", text: "fairy 2,2" }, nameOf, en), "fairy to 2,2");
-  assert.equal(spotWords({ type: "crop-remove", player: "P1", figure: "meeple", space: "0,0", segment: "field@Nw", text: "remove P1 meeple 0,0 field@Nw" }, nameOf, ro),
-    "ia înapoi figura (omuleț) lui Ana de pe câmp, nord-vest, la 0,0");
+  assert.equal(
+    spotWords(
+      {
+        type: "crop-remove",
+        player: "P1",
+        figure: "meeple",
+        space: "0,0",
+        segment: "field@Nw",
+        text: "remove P1 meeple 0,0 field@Nw",
+      },
+      nameOf,
+      ro,
+    ),
+    "ia înapoi figura (omuleț) lui Ana de pe câmp, nord-vest, la 0,0",
+  );
   assert.equal(spotWords({ type: "something new", text: "new 1" }, nameOf, en), "new 1");
 });
 
@@ -66,10 +102,24 @@ test("rotating goes through the legal orientations only, in order, both ways, ro
 });
 
 test("default names: by kind and level, in the language given, numbered when repeated", () => {
-  const seats = [{ kind: "person", name: "" }, { kind: "bot", level: "greedy", name: "" }, { kind: "bot", level: "greedy", name: " " },
-    { kind: "open" }, { kind: "bot", level: "hard", name: "Zed" }];
+  const seats = [
+    { kind: "person", name: "" },
+    { kind: "bot", level: "greedy", name: "" },
+    { kind: "bot", level: "greedy", name: " " },
+    { kind: "open" },
+    { kind: "bot", level: "hard", name: "Zed" },
+  ];
   assert.deepEqual(defaultNames(seats, en), ["Player 1", "greedy bot", "greedy bot 2", undefined, "Zed"]);
   assert.deepEqual(defaultNames(seats, ro), ["Jucătorul 1", "Robot lacom", "Robot lacom 2", undefined, "Zed"]);
   // A typed name that is a default's keeps it; the default moves on.
-  assert.deepEqual(defaultNames([{ kind: "person", name: "greedy bot" }, { kind: "bot", level: "greedy", name: "" }], en), ["greedy bot", "greedy bot 2"]);
+  assert.deepEqual(
+    defaultNames(
+      [
+        { kind: "person", name: "greedy bot" },
+        { kind: "bot", level: "greedy", name: "" },
+      ],
+      en,
+    ),
+    ["greedy bot", "greedy bot 2"],
+  );
 });

@@ -1,7 +1,8 @@
 // The board's pure parts: orientations, the spreading of spots that would overlap, seat marks, ink on colours.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
-import { turns, parseSpace, spread, seatMark } from "../../../web/board.js";
+import { test } from "node:test";
+import { parseSpace, seatMark, spread, turns } from "../../../web/board.js";
 import { inkOn, PLAYER_COLORS } from "../../../web/tiles.js";
 
 test("orientations as quarter turns", () => {
@@ -11,17 +12,32 @@ test("orientations as quarter turns", () => {
 });
 
 const apart = (p, need) => {
-  for (let i = 0; i < p.length; i++) for (let j = i + 1; j < p.length; j++) if (Math.hypot(p[i][0] - p[j][0], p[i][1] - p[j][1]) < need(i, j) - 1e-6) return false;
+  for (let i = 0; i < p.length; i++)
+    for (let j = i + 1; j < p.length; j++)
+      if (Math.hypot(p[i][0] - p[j][0], p[i][1] - p[j][1]) < need(i, j) - 1e-6) return false;
   return true;
 };
 
 test("spots already apart stay where they are", () => {
-  const points = [[0, 0], [50, 0], [0, 50]];
-  assert.deepEqual(spread(points, () => 20), points);
+  const points = [
+    [0, 0],
+    [50, 0],
+    [0, 50],
+  ];
+  assert.deepEqual(
+    spread(points, () => 20),
+    points,
+  );
 });
 
 test("two spots on one point move apart, each as little as it can", () => {
-  const p = spread([[10, 10], [10, 10]], () => 20);
+  const p = spread(
+    [
+      [10, 10],
+      [10, 10],
+    ],
+    () => 20,
+  );
   assert.ok(apart(p, () => 20));
   const d = Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]);
   assert.ok(d < 21, `moved ${d} apart`);

@@ -1,7 +1,8 @@
 // The table's words: Romanian plurals by Intl.PluralRules, placeholders, and every key in both languages.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
-import { translate, pluralCategory } from "../../../web/i18n.js";
+import { test } from "node:test";
+import { pluralCategory, translate } from "../../../web/i18n.js";
 
 test("Romanian counts take their plural form: 1 piesă, 19 piese, 20 de piese, 101 piese", () => {
   const stack = (n) => translate("ro", "stack", { n });

@@ -1,6 +1,7 @@
 // What happened in words, and the final scores' split by kind of feature.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { translate } from "../../../web/i18n.js";
 import { eventText, finalSplit } from "../../../web/log.js";
 
@@ -9,17 +10,49 @@ const ro = (key, params) => translate("ro", key, params);
 const nameOf = (p) => ({ P1: "Ana", P2: "Bo" })[p];
 
 test("a scoring says who, how much, for what, and why", () => {
-  const e = { type: "scored", feature: "city", winners: ["P1"], points: 10, tiles: 4, pennants: 1, when: "turn", reason: "completed" };
+  const e = {
+    type: "scored",
+    feature: "city",
+    winners: ["P1"],
+    points: 10,
+    tiles: 4,
+    pennants: 1,
+    when: "turn",
+    reason: "completed",
+  };
   assert.equal(eventText(e, nameOf, en), "Ana scored 10 for a city (4 tiles, 1 pennant)");
   assert.equal(eventText({ ...e, tiles: 21, pennants: 0 }, nameOf, ro), "Ana a marcat 10 pentru un oraș (21 de piese)");
-  assert.equal(eventText({ ...e, winners: [], points: 0 }, nameOf, en), "A city was completed (nobody scores) (4 tiles, 1 pennant)");
-  assert.equal(eventText({ type: "scored", feature: "field", winners: ["P1", "P2"], points: 9, cities: 3, when: "final", reason: "farmers" }, nameOf, en),
-    "Final scoring: Ana, Bo 9 for a field (3 completed cities, farmers)");
+  assert.equal(
+    eventText({ ...e, winners: [], points: 0 }, nameOf, en),
+    "A city was completed (nobody scores) (4 tiles, 1 pennant)",
+  );
+  assert.equal(
+    eventText(
+      {
+        type: "scored",
+        feature: "field",
+        winners: ["P1", "P2"],
+        points: 9,
+        cities: 3,
+        when: "final",
+        reason: "farmers",
+      },
+      nameOf,
+      en,
+    ),
+    "Final scoring: Ana, Bo 9 for a field (3 completed cities, farmers)",
+  );
 });
 
 test("other events, and one not known yet", () => {
-  assert.equal(eventText({ type: "dragon_moved", player: "P2", space: "1,1" }, nameOf, en), "Bo moved the dragon to 1,1");
-  assert.equal(eventText({ type: "meeple_returned", player: "P1", kind: "normal", cause: "dragon" }, nameOf, en), "The dragon ate Ana's meeple");
+  assert.equal(
+    eventText({ type: "dragon_moved", player: "P2", space: "1,1" }, nameOf, en),
+    "Bo moved the dragon to 1,1",
+  );
+  assert.equal(
+    eventText({ type: "meeple_returned", player: "P1", kind: "normal", cause: "dragon" }, nameOf, en),
+    "The dragon ate Ana's meeple",
+  );
   assert.equal(eventText({ type: "fairy_points", player: "P1", points: 3 }, nameOf, en), "Ana scored 3 with the fairy");
   assert.equal(eventText({ type: "brand_new" }, nameOf, en), "brand_new");
 });
