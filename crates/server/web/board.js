@@ -365,6 +365,16 @@ export class Board {
               this.layers.last,
             );
           });
+          // The holders' seat numbers beside the rings, so that colour is not the only way to read them.
+          const tag = el(
+            "g",
+            { class: "holder-tag", transform: `translate(${at[0] + 12} ${at[1] - 16})` },
+            this.layers.last,
+          );
+          const text = f.holders.map(seatMark).join("·");
+          el("rect", { x: -3.5 - text.length * 2.6, y: -6, width: 7 + text.length * 5.2, height: 12, rx: 6 }, tag);
+          el("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 9 }, tag).textContent =
+            text;
         }
       }
     }

@@ -489,6 +489,10 @@ export function setLanguage(l) {
 
 // The plural category of `n` in language `l` (`one`, `few`, `other`, …), by the language's own rules.
 const pluralRules = new Map();
+/**
+ * @param {string} l
+ * @param {number} n
+ */
 export function pluralCategory(l, n) {
   if (!pluralRules.has(l)) pluralRules.set(l, new Intl.PluralRules(l));
   return pluralRules.get(l).select(n);
@@ -497,6 +501,12 @@ export function pluralCategory(l, n) {
 // The text for `key` in language `l`, with `{name}` placeholders filled from `params`. With a count `n`, the form
 // for its plural category (`key_one`, `key_few`, `key_other`, …) is used where the language has one, else `key`:
 // Romanian says "1 piesă", "19 piese", "20 de piese", "101 piese".
+/**
+ * @param {string} l
+ * @param {string} key
+ * @param {Record<string, any>} [params]
+ * @returns {string}
+ */
 export function translate(l, key, params = {}) {
   const table = STRINGS[l] || STRINGS.en;
   let s;

@@ -4,7 +4,20 @@
 
 import { t as translate } from "./i18n.js";
 
+/**
+ * An event as the server sends it (docs/record-format.md, "Events"): its type, and the fields of that type.
+ * @typedef {{ type: string, [field: string]: any }} GameEvent
+ */
+/** @typedef {import("./actions.js").Translate} Translate */
+/** @typedef {import("./actions.js").NameOf} NameOf */
+
 // One event in a sentence: "Ana scored 8 for a city (4 tiles, 2 pennants)". `nameOf` names a seat.
+/**
+ * @param {GameEvent} e
+ * @param {NameOf} [nameOf]
+ * @param {Translate} [t]
+ * @returns {string}
+ */
 export function eventText(e, nameOf = (p) => p, t = translate) {
   const who = (list) => (list || []).map((p) => nameOf(p)).join(", ");
   const feature = t(`feature_${e.feature}`);
@@ -51,6 +64,11 @@ export const POINT_KINDS = ["city", "road", "monastery", "field", "fairy"];
 // Where each player's points came from, by kind of feature and by when (`turn`: during the game, `final`: at its
 // end), from the game's events: `split` maps a seat to `{ "city:turn": n, "city:final": n, … }`; `used` lists the
 // kinds anyone scored in. A feature of another kind (an abbey, a garden) counts as a monastery.
+/**
+ * @param {GameEvent[]} events
+ * @param {{ player: string }[]} players
+ * @returns {{ used: string[], split: Map<string, Record<string, number>> }}
+ */
 export function finalSplit(events, players) {
   const kinds = POINT_KINDS;
   const split = new Map(

@@ -555,7 +555,7 @@ export class Table {
           "div",
           { class: "buttons choices" },
           choices.map((a) =>
-            h("button", { onclick: () => this.act(a.text), "data-choice": a.text, title: a.text }, choiceLabel(a.text)),
+            h("button", { onclick: () => this.act(a.text), "data-choice": a.text, title: a.text }, choiceLabel(a)),
           ),
         ),
       );

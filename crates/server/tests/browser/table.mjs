@@ -854,6 +854,13 @@ if (runs("a11y"))
       failures.push(`keyboard: the score bar's seats are marked ${a11y.swatches.join(", ")}`);
     if (sent.some((a) => /^(meeple|mayor|wagon) /.test(a)) && !a11y.marks.length)
       failures.push("keyboard: a figure on the board carries no mark");
+    // "Who holds what" says the holders' numbers beside their colours.
+    await page.getByLabel("Who holds what").check();
+    await page.waitForTimeout(100);
+    a11y.holder_rings = await page.locator("svg.board .holder").count();
+    a11y.holder_tags = await page.locator("svg.board .holder-tag").allTextContents();
+    if (a11y.holder_rings && !a11y.holder_tags.length)
+      failures.push("keyboard: who holds what rings features in colours only");
     for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Zoom in" }).click();
     await page.screenshot({ path: `${out}/9-figures-marked.png` });
     report.keyboard = a11y;

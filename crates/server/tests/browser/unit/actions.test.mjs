@@ -86,11 +86,17 @@ test("a spot's tag: the feature's letter, the barn's figure", () => {
   assert.deepEqual(spotTag({ type: "deploy", segment: "abbey" }, en), {});
 });
 
-test("a crop-circle choice in words", () => {
-  assert.equal(choiceLabel("crop A", en), "A — everyone may add a figure beside one of theirs");
-  assert.equal(choiceLabel("crop knight B", en), "knights: B — everyone takes one of theirs back");
-  assert.equal(choiceLabel("crop farmer", en), "farmers");
-  assert.equal(choiceLabel("pass", en), "pass");
+test("a crop-circle choice in words, from the action's parts", () => {
+  assert.equal(
+    choiceLabel({ type: "crop", crop: "A", text: "crop A" }, en),
+    "A — everyone may add a figure beside one of theirs",
+  );
+  assert.equal(
+    choiceLabel({ type: "crop", role: "knight", crop: "B", text: "crop knight B" }, en),
+    "knights: B — everyone takes one of theirs back",
+  );
+  assert.equal(choiceLabel({ type: "crop", role: "highwayman", text: "crop highwayman" }, ro), "tâlhari");
+  assert.equal(choiceLabel({ type: "other", text: "something" }, en), "something");
 });
 
 test("rotating goes through the legal orientations only, in order, both ways, round", () => {
