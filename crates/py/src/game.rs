@@ -59,6 +59,15 @@ impl PyGame {
         Ok(g)
     }
 
+    /// A game from `setup` with `actions` applied (each checked and recorded).
+    pub(crate) fn replayed(setup: Setup, width: i16, actions: &[Action]) -> PyResult<PyGame> {
+        let mut g = PyGame::start(setup, width)?;
+        for a in actions {
+            g.play(*a)?;
+        }
+        Ok(g)
+    }
+
     fn refresh(&mut self) {
         self.overflow = self.legal.fill(&self.space, &self.game).err().map(|e| e.to_string());
     }

@@ -227,8 +227,11 @@ pub(crate) fn observe(game: &Game, viewer: Player, space: &ActionSpace, board: &
         features[o + i] = game.hand(*p).len() as f32;
     }
     let o = block(shape.kinds);
+    // The tile to place, and once it is placed the same tile for the rest of the turn's decisions.
     if let DecisionKind::PlaceTile { tile } = d.kind {
         features[o + tile.0 as usize] = 1.0;
+    } else if let Some(t) = game.placed_tile() {
+        features[o + game.board().tile(t).kind.0 as usize] = 1.0;
     }
     let o = block(shape.kinds);
     for k in game.hand(viewer) {

@@ -3,16 +3,16 @@
 use std::sync::{Arc, Mutex};
 
 use carcassonne::game::MAX_PLAYERS;
-use carcassonne::{Action, Actor, DecisionKind, Game, GameConfig, Player};
+use carcassonne::{Action, Actor, DecisionKind, Game, GameConfig, Player, Setup};
 use carcassonne_ai::{Bot, BotSpec};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::IllegalActionError;
-use crate::game::{current_player, setup_from_json};
+use crate::game::{PyGame, current_player, setup_from_json};
 use crate::obs::{self, Shape};
 use crate::space::{ActionSpace, Figures, Legal};
 
@@ -28,6 +28,9 @@ type Planes<'py> = (Bound<'py, numpy::PyArray4<f32>>, Bound<'py, PyArray2<f32>>)
 #[derive(Debug)]
 struct Slot {
     game: Game,
+    /// The seed the game started from, and every action since (draws and bots' moves included), for its record.
+    seed: u64,
+    history: Vec<Action>,
     /// The legal actions with their ids, once `listed`.
     legal: Legal,
     listed: bool,
@@ -60,9 +63,11 @@ impl std::fmt::Debug for SeatBot {
 }
 
 impl Slot {
-    fn new(game: Game, bots: Vec<Option<SeatBot>>) -> Slot {
+    fn new((game, seed): (Game, u64), bots: Vec<Option<SeatBot>>) -> Slot {
         Slot {
             game,
+            seed,
+            history: Vec::new(),
             legal: Legal::default(),
             listed: false,
             sampled: None,
@@ -82,7 +87,7 @@ impl Slot {
         loop {
             match self.game.decision().actor {
                 Actor::Chance => match self.game.next_draw() {
-                    Some(k) => self.game.apply_unchecked(Action::Draw(k)),
+                    Some(k) => self.apply(Action::Draw(k)),
                     None => break,
                 },
                 Actor::Player(p) => {
@@ -92,7 +97,7 @@ impl Slot {
                         Err(_) => None,
                     };
                     match choice {
-                        Some(a) => self.game.apply_unchecked(a),
+                        Some(a) => self.apply(a),
                         None => {
                             // Ended as truncated by the next step; nothing of the last decision is kept.
                             self.overflow = true;
@@ -155,9 +160,17 @@ impl Slot {
         usize::try_from(id).ok().and_then(|id| self.legal.find(id))
     }
 
+    /// Apply a legal action, keeping it for the record.
+    fn apply(&mut self, a: Action) {
+        self.game.apply_unchecked(a);
+        self.history.push(a);
+    }
+
     /// Start a new game here (settled later).
-    fn restart(&mut self, game: Game) {
+    fn restart(&mut self, (game, seed): (Game, u64)) {
         self.game = game;
+        self.seed = seed;
+        self.history.clear();
         self.reported = [0; MAX_PLAYERS];
         self.fresh = true;
     }
@@ -179,6 +192,8 @@ struct Outcome {
 #[pyclass(module = "carcassonne._core", name = "VecGame")]
 #[derive(Debug)]
 pub(crate) struct VecGame {
+    /// The setup every game starts from (each with its own seed).
+    setup: Setup,
     config: Arc<GameConfig>,
     space: Arc<ActionSpace>,
     slots: Vec<Slot>,
@@ -190,10 +205,18 @@ pub(crate) struct VecGame {
 }
 
 impl VecGame {
-    fn fresh(&mut self) -> Game {
+    /// A new game from the next seed, with that seed.
+    fn fresh(&mut self) -> (Game, u64) {
         let seed = self.next_seed;
         self.next_seed = self.next_seed.wrapping_add(1);
-        Game::from_config(Arc::clone(&self.config), seed)
+        (Game::from_config(Arc::clone(&self.config), seed), seed)
+    }
+
+    fn slot(&self, i: i64) -> PyResult<&Slot> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.slots.get(i))
+            .ok_or_else(|| PyIndexError::new_err(format!("no game {i} in a VecGame of {}", self.slots.len())))
     }
 
     /// List every game's legal actions (those not listed yet), the GIL released.
@@ -253,8 +276,16 @@ impl VecGame {
             None
         };
         let bot_specs = bot_specs(bots, config.players as usize)?;
-        let mut v =
-            VecGame { config, space, slots: Vec::with_capacity(n), next_seed: seed, pool, episodes: 0, bot_specs };
+        let mut v = VecGame {
+            setup,
+            config,
+            space,
+            slots: Vec::with_capacity(n),
+            next_seed: seed,
+            pool,
+            episodes: 0,
+            bot_specs,
+        };
         for i in 0..n {
             let game = v.fresh();
             // Each seat's bot in each game has a seed of its own, whatever the threads (bots with a time cap still
@@ -300,6 +331,48 @@ impl VecGame {
         self.space.size()
     }
 
+    /// The action space's blocks: `(name, first id, size)`.
+    fn action_blocks(&self) -> Vec<(&'static str, usize, usize)> {
+        self.space.blocks()
+    }
+
+    /// What an id stands for, without a position: its block and numbers.
+    fn describe_id(&self, id: usize) -> PyResult<(&'static str, Vec<(&'static str, i64)>)> {
+        self.space
+            .describe(id)
+            .ok_or_else(|| PyIndexError::new_err(format!("id {id} is outside 0..{}", self.space.size())))
+    }
+
+    /// The planes' names, in order.
+    fn plane_names(&self) -> Vec<String> {
+        Shape::of(&self.space).plane_names()
+    }
+
+    /// The feature vector's blocks: `(name, length)`, in order.
+    fn feature_blocks(&self) -> Vec<(String, usize)> {
+        Shape::of(&self.space).feature_blocks()
+    }
+
+    /// Each game's observation window, `[n, 3]`: `x0, y0, width` (its south-west space and its width).
+    fn windows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        let w: Vec<i32> = (self.slots.iter())
+            .flat_map(|s| {
+                let w = crate::space::Window::of(&s.game, self.space.width);
+                [i32::from(w.x0), i32::from(w.y0), i32::from(w.width)]
+            })
+            .collect();
+        PyArray1::from_vec(py, w).reshape([self.slots.len(), 3])
+    }
+
+    /// Game `i` as it stands, as a `Game` of its own (with its record: the seed it started from and every action
+    /// since, the draws and the built-in players' moves included).
+    fn game(&self, i: i64) -> PyResult<PyGame> {
+        let s = self.slot(i)?;
+        let mut setup = self.setup.clone();
+        setup.seed = s.seed;
+        PyGame::replayed(setup, self.space.width, &s.history)
+    }
+
     /// The observation's shape: `(planes, width, width)` and the feature count.
     fn observation_shape(&self) -> ((usize, usize, usize), usize) {
         let s = Shape::of(&self.space);
@@ -308,7 +381,7 @@ impl VecGame {
 
     /// Start every game again, from new seeds.
     fn reset(&mut self, py: Python<'_>) {
-        let games: Vec<Game> = (0..self.slots.len()).map(|_| self.fresh()).collect();
+        let games: Vec<(Game, u64)> = (0..self.slots.len()).map(|_| self.fresh()).collect();
         for (s, g) in self.slots.iter_mut().zip(games) {
             s.restart(g);
         }
@@ -399,15 +472,23 @@ impl VecGame {
         Ok(out)
     }
 
-    /// Each game's observation for its player to act: board planes `[n, planes, width, width]` and features
-    /// `[n, features]`, written into `out` when given (a pair of float32 arrays of those shapes, reused from step
-    /// to step so that no memory is allocated).
-    #[pyo3(signature = (out = None))]
+    /// Each game's observation for its player to act (or for seat `seat` in every game): board planes `[n,
+    /// planes, width, width]` and features `[n, features]`, written into `out` when given (a pair of float32 arrays
+    /// of those shapes, reused from step to step so that no memory is allocated).
+    #[pyo3(signature = (out = None, seat = None))]
     fn observations<'py>(
         &mut self,
         py: Python<'py>,
         out: Option<Planes<'py>>,
+        seat: Option<i64>,
     ) -> crate::Pair<'py, numpy::PyArray4<f32>, PyArray2<f32>> {
+        let seat = match seat {
+            Some(p) if p < 0 || p as usize >= self.players() => {
+                return Err(PyIndexError::new_err(format!("no seat {p} in a {}-player game", self.players())));
+            }
+            Some(p) => Some(Player(p as u8)),
+            None => None,
+        };
         let shape = Shape::of(&self.space);
         let n = self.slots.len();
         let (bl, fl) = (shape.board_len(), shape.features);
@@ -430,8 +511,8 @@ impl VecGame {
             let pool = self.pool.clone();
             py.detach(|| {
                 let work = |((s, b), f): ((&Slot, &mut [f32]), &mut [f32])| {
-                    let viewer = match s.game.decision().actor {
-                        Actor::Player(p) => p,
+                    let viewer = match (seat, s.game.decision().actor) {
+                        (Some(p), _) | (None, Actor::Player(p)) => p,
                         _ => Player(0),
                     };
                     obs::observe(&s.game, viewer, &space, b, f);
@@ -487,7 +568,7 @@ impl VecGame {
             let chosen = &chosen;
             self.each(|i, s| {
                 if let Some(a) = chosen[i] {
-                    s.game.apply_unchecked(a);
+                    s.apply(a);
                     s.settle(&space);
                 }
                 let after = s.game.scores();

@@ -211,3 +211,24 @@ def test_window_widths_out_of_range_are_refused():
             carcassonne.Game(window=w)
         with pytest.raises(ValueError, match="window must be 4 to 200"):
             carcassonne.VecGame(2, window=w)
+
+
+def test_describe_id_and_the_drawn_tile_after_its_placement():
+    game = carcassonne.Game(seed=4)
+    game.draw()
+    for i in game.legal_action_ids()[:5]:
+        assert game.describe_id(i) == game.action_text(i)
+    legal = set(game.legal_action_ids())
+    (first, size) = next((f, n) for name, f, n in game.action_blocks() if name == "place")
+    other = next(i for i in range(first, first + size) if i not in legal)
+    assert game.describe_id(other).startswith("place: space=") and game.describe_id(other).endswith("not legal here")
+    kind = game.decision()["tile"]
+    blocks = game.feature_blocks()
+    at = sum(n for _, n in blocks[: [b for b, _ in blocks].index("drawn_tile")])
+    kinds = game.tile_ids()
+    _, before = game.observation(0)
+    assert before[at + kinds.index(kind)] == 1.0
+    game.apply(game.legal_action_ids()[0])  # placed: the meeple decision of the same turn follows
+    assert game.decision()["kind"] != "place_tile" and game.current_player() == 0
+    _, after = game.observation(0)
+    assert after[at + kinds.index(kind)] == 1.0 and after[at : at + len(kinds)].sum() == 1.0

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import carcassonne
-from conftest import EVERY_SET
+from conftest import EVERY_SET, carc_scores
 
 
 def step_checking_rewards(vec, actions, totals) -> int:
@@ -251,3 +251,37 @@ def test_random_actions_do_not_depend_on_what_was_listed():
         np.testing.assert_array_equal(x, y)
         listed.step(x)
         unlisted.step(y)
+
+
+def test_introspection_and_one_game_out_of_a_batch(tmp_path):
+    vec = carcassonne.VecGame(3, players=3, sets=EVERY_SET, seed=21, bots={2: "greedy"})
+    rng = np.random.default_rng(21)
+    for _ in range(120):
+        vec.step(vec.random_actions(rng))
+    single = carcassonne.Game(players=3, sets=EVERY_SET)
+    assert vec.action_blocks() == single.action_blocks()
+    assert vec.plane_names() == single.plane_names() and vec.feature_blocks() == single.feature_blocks()
+    first, _ = next((f, n) for name, f, n in vec.action_blocks() if name == "place")
+    assert vec.describe_id(first + 5) == ("place", {"space": 1, "rotation": 90})
+    boards, features = vec.observations()
+    seat1 = vec.observations(seat=1)
+    windows = vec.windows()
+    for i in range(len(vec)):
+        game = vec.game(i)  # a copy with its whole record
+        assert game.scores() == vec.scores()[i].tolist()
+        assert game.current_player() == vec.current_player()[i]
+        assert sorted(game.legal_action_ids()) == sorted(vec.legal_ids()[0][i, : vec.legal_ids()[1][i]].tolist())
+        b, f = game.observation(game.current_player())
+        np.testing.assert_array_equal(boards[i], b)
+        np.testing.assert_array_equal(features[i], f)
+        b1, f1 = game.observation(1)
+        np.testing.assert_array_equal(seat1[0][i], b1)
+        np.testing.assert_array_equal(seat1[1][i], f1)
+        assert tuple(windows[i]) == game.window()
+        path = tmp_path / f"game{i}.json"
+        game.save(path)
+        assert carc_scores(path) == game.scores()  # the record holds the draws and the bot's moves
+    with pytest.raises(IndexError):
+        vec.game(3)
+    with pytest.raises(IndexError):
+        vec.observations(seat=3)

@@ -279,6 +279,25 @@ class Game:
         """The action space's blocks: ``(name, first id, size)``."""
         return self._g.action_blocks()
 
+    def describe_id(self, action_id: int) -> str:
+        """What an id means here: the notation of a legal id (``place base/U 0,2 r90``); for any other id, its
+        block and numbers, with the open space's coordinates for a placement (``place: space=3 (0,2), rotation=90;
+        not legal here``)."""
+        action_id = _integer("action_id", action_id, 0, self.action_space_size - 1)
+        try:
+            return self._g.action_text(action_id)
+        except (IllegalActionError, WindowError):
+            pass
+        block, fields = self._g.describe_id(action_id)
+        parts = []
+        spaces = self._g.open_spaces()
+        for name, value in fields:
+            text = f"{name}={value}"
+            if name == "space" and value < len(spaces):
+                text += " ({},{})".format(*spaces[value])
+            parts.append(text)
+        return f"{block}: {', '.join(parts)}; not legal here" if parts else f"{block}; not legal here"
+
     def open_spaces(self) -> List[Tuple[int, int]]:
         """The open spaces by slot, ``(x, y)`` each: the ``space`` number of the ``place`` and ``triangle`` ids.
 
@@ -530,6 +549,34 @@ class VecGame:
         """Start every game again from new seeds."""
         self._v.reset()
 
+    def action_blocks(self) -> List[Tuple[str, int, int]]:
+        """The action space's blocks: ``(name, first id, size)`` (as :meth:`Game.action_blocks`)."""
+        return self._v.action_blocks()
+
+    def describe_id(self, action_id: int) -> Tuple[str, Dict[str, int]]:
+        """An id's block and the numbers it stands for, without a position; ``game(i).describe_id(id)`` says what
+        it means in game ``i``."""
+        block, fields = self._v.describe_id(_integer("action_id", action_id, 0, self.action_space_size - 1))
+        return block, dict(fields)
+
+    def plane_names(self) -> List[str]:
+        """Names of the observation's board planes, in order."""
+        return self._v.plane_names()
+
+    def feature_blocks(self) -> List[Tuple[str, int]]:
+        """Names and lengths of the observation's feature blocks, in order."""
+        return self._v.feature_blocks()
+
+    def windows(self) -> np.ndarray:
+        """``int32[n, 3]``: each game's observation window, ``x0, y0, width``."""
+        return self._v.windows()
+
+    def game(self, i: int) -> Game:
+        """Game ``i`` as it stands, as a :class:`Game` of its own (a copy: stepping one does not move the other),
+        with its whole record (``game(i).to_record()``, ``game(i).save(path)``): the seed it started from and every
+        action since, the draws and the built-in players' moves included."""
+        return Game(_native=self._v.game(operator.index(i)))
+
     def current_player(self) -> np.ndarray:
         """``int64[n]``: the player to act in each game."""
         return self._v.current_player()
@@ -551,10 +598,13 @@ class VecGame:
         """``bool[n, action_space_size]``, written into ``out`` when given."""
         return self._v.legal_mask(out)
 
-    def observations(self, out: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Tuple[np.ndarray, np.ndarray]:
-        """Each game's observation for its player to act: ``float32[n, planes, w, w]`` and ``float32[n, features]``,
-        written into ``out`` when given (a pair of arrays of those shapes, reused so that nothing is allocated)."""
-        return self._v.observations(out)
+    def observations(
+        self, out: Optional[Tuple[np.ndarray, np.ndarray]] = None, seat: Optional[int] = None
+    ) -> Tuple[np.ndarray, np.ndarray]:
+        """Each game's observation for its player to act, or with ``seat`` for that seat in every game (what it may
+        see, seats counted from it): ``float32[n, planes, w, w]`` and ``float32[n, features]``, written into ``out``
+        when given (a pair of arrays of those shapes, reused so that nothing is allocated)."""
+        return self._v.observations(out, seat)
 
     def step(self, actions: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Apply one legal id per game: ``(rewards float32[n, players], terminated bool[n], truncated bool[n],
