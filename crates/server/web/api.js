@@ -30,3 +30,11 @@ export function keepToken(id, seat, token) {
   all[seat] = token;
   localStorage.setItem(`carc.tokens.${id}`, JSON.stringify(all));
 }
+
+// The seat a browser holding several (hot seat) showed last in game `id`: a reload asks for its view first.
+export function lastSeat(id) {
+  return sessionStorage.getItem(`carc.seat.${id}`);
+}
+export function keepLastSeat(id, seat) {
+  sessionStorage.setItem(`carc.seat.${id}`, seat);
+}

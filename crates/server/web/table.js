@@ -4,7 +4,7 @@
 // the seat this browser acts for (hot seat: the seat to decide); every choice goes back as the action's text.
 
 import { choiceLabel, spotLabels, spotTag, turnOrientation } from "./actions.js";
-import { get, post, tokens } from "./api.js";
+import { get, keepLastSeat, lastSeat, post, tokens } from "./api.js";
 import { leave, setSound, soundOn, yourTurn } from "./attention.js";
 import { Board, parseSpace, seatMark, tileIcon } from "./board.js";
 import { t } from "./i18n.js";
@@ -81,14 +81,15 @@ export class Table {
   }
 
   // The token to act with. One seat held: its own. Several (hot seat, or the creator holding every seat): the token
-  // of the seat to decide or to confirm, whichever view (a seat's or a spectator's) says who that is; otherwise the
-  // first seat held, so the page shows a seat's own view rather than a spectator's.
+  // of the seat to decide or to confirm, whichever view (a seat's or a spectator's) says who that is; with no view
+  // yet (a load), the seat shown last, which is most often still the one to decide; otherwise the first seat held,
+  // so the page shows a seat's own view rather than a spectator's.
   token(view) {
     const mine = tokens(this.id);
     const seats = Object.keys(mine).sort();
     if (seats.length <= 1) return mine[seats[0]];
     const pending = view?.awaiting_confirmation || view?.game?.pending?.actor || view?.game?.pending?.player;
-    return mine[pending] || mine[view?.seat] || mine[seats[0]];
+    return mine[pending] || mine[view?.seat] || mine[lastSeat(this.id)] || mine[seats[0]];
   }
 
   // `fetched`: the view already asked for with the invite's token, so that a load asks for it once.
@@ -271,6 +272,7 @@ export class Table {
     if (view.status === "finished") this.finishedView ||= view;
     const changed = !this.view || this.view.version !== view.version || this.view.seat !== view.seat;
     this.view = view;
+    if (view.seat) keepLastSeat(this.id, view.seat);
     if (changed) this.sel = { tile: null, space: null, orient: null, figure: this.sel.figure || "meeple" };
     const players = this.players(view);
     // The tiles placed in the last round stand out.

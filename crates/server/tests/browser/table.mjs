@@ -559,6 +559,42 @@ if (runs("small")) {
       );
     await ctx.close();
   });
+
+  // Hot seat: a browser holding both seats asks once too, on a reload at either seat's decision.
+  await guarded("small ones (hot-seat loads)", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const q = await ctx.newPage();
+    watch(q, "small ones (hot-seat loads)");
+    await q.goto(`${base}/new`, { waitUntil: "networkidle" });
+    await q.waitForSelector(".seat-row");
+    await q.locator(".seat-row").nth(1).getByLabel("Seat 2").selectOption("person");
+    await q.getByRole("button", { name: "Create the game" }).click();
+    await q.getByRole("button", { name: /Play here/ }).click();
+    await q.waitForSelector(".space-mark");
+    const views = countViews(q);
+    const loads = [];
+    for (let turn = 0; turn < 2; turn++) {
+      views.n = 0;
+      await q.reload({ waitUntil: "networkidle" });
+      await q.waitForSelector(".space-mark");
+      await q.waitForTimeout(500);
+      loads.push(`${await q.locator(".decision").getAttribute("data-seat")}: ${views.n}`);
+      if (views.n > 1)
+        failures.push(`small ones: a hot-seat reload at ${loads.at(-1)} asks for the view more than once`);
+      // This seat plays its turn; the other's comes.
+      await q.locator(".space-mark").first().click();
+      await q.getByRole("button", { name: "Place" }).click();
+      const confirm = q.getByRole("button", { name: /Confirm turn/ });
+      for (let i = 0; i < 50 && !(await confirm.count()); i++) {
+        if (await q.locator("button[data-action=pass]").count()) await q.locator("button[data-action=pass]").click();
+        await q.waitForTimeout(100);
+      }
+      await confirm.click();
+      await q.waitForSelector(".space-mark");
+    }
+    small.hot_seat_loads = loads;
+    await ctx.close();
+  });
   if (nativeDialogs.length)
     failures.push(`small ones: the browser's own dialogs were opened: ${nativeDialogs.join("; ")}`);
   report.small = small;
