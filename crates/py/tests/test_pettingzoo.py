@@ -69,3 +69,38 @@ def test_an_aec_episode_with_a_tiny_window_plays_to_its_end():
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert ended == (True, False)
+
+
+def test_gymnasium_make_finds_the_single_player_environment():
+    import gymnasium
+
+    g = gymnasium.make("carcassonne/SinglePlayer-v0", players=3, opponents="random", render_mode="rgb_array")
+    obs, info = g.reset(seed=4)
+    assert obs["action_mask"].any()
+    image = g.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 2  # a start tile is drawn, not a blank
+    check_env(g.unwrapped)
+
+
+def test_the_board_picture_shows_tiles_and_figures():
+    import carcassonne
+    from carcassonne.render import EMPTY, FIELD, SEATS, board_image
+
+    game = carcassonne.play(carcassonne.Game(seed=3), ["greedy", "greedy"])
+    image = board_image(game, cell=12)
+    w = game.window()[2]
+    assert image.shape == (w * 12, w * 12, 3)
+    colours = {tuple(c) for c in image.reshape(-1, 3)}
+    assert EMPTY in colours and FIELD in colours
+    assert SEATS[0] in colours or SEATS[1] in colours  # figures left on the board at the end
+    # The start tile's space is drawn: not the empty colour at the window cell of (0, 0).
+    x0, y0, _ = game.window()
+    row, col = w - 1 - (0 - y0), 0 - x0
+    cell = image[row * 12 : (row + 1) * 12, col * 12 : (col + 1) * 12]
+    assert not (cell == EMPTY).all()
+    e = env(render_mode="rgb_array")
+    e.reset(seed=1)
+    assert e.render().shape[2] == 3
+    with pytest.raises(ValueError):
+        board_image(game, cell=2)

@@ -22,6 +22,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import carcassonne
+from carcassonne.render import board_image
 
 # The largest value any observation entry takes (counts of tiles, scores in hundreds, pennants).
 _HIGH = 1.0e4
@@ -40,7 +41,7 @@ def _obs_space(shape, size: int) -> spaces.Dict:
 class CarcassonneEnv(AECEnv):
     """The AEC environment (see the module's documentation)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "carcassonne_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "carcassonne_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -139,10 +140,14 @@ class CarcassonneEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Any:
+        """``ansi``: the game as text; ``human``: printed; ``rgb_array``: a picture of the board
+        (:func:`carcassonne.render.board_image`)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
+        if self.render_mode == "rgb_array":
+            return board_image(self.game)
         text = repr(self.game)
         if self.render_mode == "human":
             print(text)
@@ -168,7 +173,7 @@ class SinglePlayerEnv(gymnasium.Env):
     episode ends when the game does; the reward is the outcome (or points).
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"]}
 
     def __init__(
         self,
@@ -185,6 +190,8 @@ class SinglePlayerEnv(gymnasium.Env):
         super().__init__()
         if illegal not in ("lose", "raise"):
             raise ValueError("illegal must be 'lose' or 'raise'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.illegal = illegal
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}")
@@ -268,5 +275,18 @@ class SinglePlayerEnv(gymnasium.Env):
             info["truncated_by"] = "window"
         return self._obs(), reward, over, truncated, info
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Any:
+        """``ansi`` (and without a render mode): the game as text; ``rgb_array``: a picture of the board from the
+        agent's seat (:func:`carcassonne.render.board_image`)."""
+        if self.render_mode == "rgb_array":
+            return board_image(self.game, self.seat)
         return repr(self.game)
+
+
+#: Gymnasium's id of :class:`SinglePlayerEnv`: ``gymnasium.make("carcassonne/SinglePlayer-v0", players=3)`` once
+#: this module is imported (or ``gymnasium.make("carcassonne.pettingzoo:carcassonne/SinglePlayer-v0")``, which
+#: imports it).
+SINGLE_PLAYER_ID = "carcassonne/SinglePlayer-v0"
+
+if SINGLE_PLAYER_ID not in gymnasium.registry:
+    gymnasium.register(id=SINGLE_PLAYER_ID, entry_point="carcassonne.pettingzoo:SinglePlayerEnv", disable_env_checker=False)
