@@ -232,3 +232,25 @@ def test_describe_id_and_the_drawn_tile_after_its_placement():
     assert game.decision()["kind"] != "place_tile" and game.current_player() == 0
     _, after = game.observation(0)
     assert after[at + kinds.index(kind)] == 1.0 and after[at : at + len(kinds)].sum() == 1.0
+
+
+def test_one_config_for_games_batches_and_environments():
+    from carcassonne.pettingzoo import SinglePlayerEnv, env
+
+    config = carcassonne.Config(players=3, sets="base,pd", rules={"dragon.move_timing": "after_scoring"}, seed=5)
+    assert config == carcassonne.Config(3, ("base", "pd"), (("dragon.move_timing", "after_scoring"),), 5)
+    assert hash(config) == hash(config.replace(seed=5)) and config.replace(seed=6).seed == 6
+    assert config.rules_dict == {"dragon.move_timing": "after_scoring"}
+    game = carcassonne.Game(config=config)
+    same = carcassonne.Game(players=3, sets=["base", "pd"], rules={"dragon.move_timing": "after_scoring"}, seed=5)
+    assert game.config == config == same.config and game.to_record() == same.to_record()
+    assert game.clone().config == config
+    assert carcassonne.VecGame(2, config=config).config == config
+    assert env(config=config).config.players == 3
+    assert SinglePlayerEnv(config=config, opponents="random").config.sets == ("base", "pd")
+    with pytest.raises(TypeError, match="not both"):
+        carcassonne.Game(players=4, config=config)
+    with pytest.raises(TypeError):
+        carcassonne.Game(config={"players": 2})
+    with pytest.raises(ValueError):
+        carcassonne.Config(window=2)

@@ -17,6 +17,7 @@ Modules:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import operator
 import os
@@ -37,6 +38,7 @@ __all__ = [
     "Action",
     "Bot",
     "CHANCE",
+    "Config",
     "Game",
     "IllegalActionError",
     "LEVELS",
@@ -108,6 +110,76 @@ def rule_options() -> List[Dict[str, Any]]:
     return json.loads(_core.rule_options_json())
 
 
+def _sets(sets: Union[str, Sequence[str]]) -> Tuple[str, ...]:
+    if isinstance(sets, str):
+        sets = sets.replace("+", ",").split(",")
+    return tuple(s.strip() for s in sets if s.strip())
+
+
+@dataclass(frozen=True)
+class Config:
+    """A game's configuration, shared by :class:`Game`, :class:`VecGame`, the environments and ``carcassonne.ray``:
+    players, tile sets, rule options, seed and the observation window's width.
+
+    ``Config(players=3, sets=("base", "pd"), rules={"dragon.move_timing": "after_scoring"})``; ``sets`` may also be
+    ``"base,pd"`` and ``rules`` any mapping (kept as sorted ``(key, value)`` pairs, values as text, so that a
+    configuration is hashable and compares equal however it was written). ``config.replace(seed=4)`` is a copy with
+    a change. ``Game(config=config)``, ``VecGame(n, config=config)``, ``env(config=config)``, ...
+    """
+
+    players: int = 2
+    sets: Tuple[str, ...] = ("base",)
+    rules: Tuple[Tuple[str, str], ...] = ()
+    seed: int = 0
+    window: int = DEFAULT_WINDOW
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", _integer("players", self.players, 1, 255))
+        object.__setattr__(self, "sets", _sets(self.sets))
+        rules = self.rules.items() if isinstance(self.rules, Mapping) else (self.rules or ())
+        object.__setattr__(self, "rules", tuple(sorted((str(k), str(v)) for k, v in rules)))
+        object.__setattr__(self, "seed", _integer("seed", self.seed, 0, SEED_MAX))
+        window = _integer("window", self.window, -(2**31), 2**31)
+        if not 4 <= window <= 200:
+            raise ValueError(f"window must be 4 to 200 spaces wide, not {window}")
+        object.__setattr__(self, "window", window)
+
+    @property
+    def rules_dict(self) -> Dict[str, str]:
+        """The rule options as a dict."""
+        return dict(self.rules)
+
+    def setup_json(self) -> str:
+        """The setup in the record format's JSON (:func:`setup_json`)."""
+        return setup_json(self.players, self.sets, self.rules_dict, self.seed)
+
+    def replace(self, **changes: Any) -> "Config":
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_setup(cls, setup: Mapping[str, Any], window: int = DEFAULT_WINDOW) -> "Config":
+        """The configuration of a record's setup (a dict in the record format)."""
+        return cls(
+            players=setup.get("players", 2),
+            sets=tuple(setup.get("sets", ("base",))),
+            rules=setup.get("rules", {}),
+            seed=setup.get("seed", 0),
+            window=window,
+        )
+
+
+def _config_of(config: Optional[Config], players: int, sets: Any, rules: Any, seed: int, window: int) -> Config:
+    """``config``, or one made of the separate options; both at once is an error."""
+    if config is None:
+        return Config(players, _sets(sets), rules or {}, seed, window)
+    if not isinstance(config, Config):
+        raise TypeError(f"config must be a carcassonne.Config, not {type(config).__name__}")
+    if (players, _sets(sets), dict(rules or {}), seed, window) != (2, ("base",), {}, 0, DEFAULT_WINDOW):
+        raise TypeError("give either config= or the separate options (players, sets, rules, seed, window), not both")
+    return config
+
+
 @dataclass(frozen=True)
 class Action:
     """A legal action: its id in the action space, its record notation, and what the id stands for."""
@@ -139,7 +211,7 @@ class Game:
     the action ids and observations use (docs/python.md).
     """
 
-    __slots__ = ("_g",)
+    __slots__ = ("_g", "_config")
 
     def __init__(
         self,
@@ -149,13 +221,25 @@ class Game:
         seed: int = 0,
         window: int = DEFAULT_WINDOW,
         *,
+        config: Optional[Config] = None,
         hands: Optional[Sequence[Sequence[str]]] = None,
         _native: Optional[_core.Game] = None,
     ) -> None:
+        self._config: Optional[Config] = None
         if _native is not None:
             self._g = _native
         else:
-            self._g = _core.Game(setup_json(players, sets, rules, seed, hands), window)
+            c = _config_of(config, players, sets, rules, seed, window)
+            self._g = _core.Game(setup_json(c.players, c.sets, c.rules_dict, c.seed, hands), c.window)
+            self._config = c
+
+    @property
+    def config(self) -> Config:
+        """The game's configuration (players, sets, rules, seed, window)."""
+        if self._config is None:
+            setup = json.loads(self._g.record_json())["setup"]
+            self._config = Config.from_setup(setup, self._g.window()[2])
+        return self._config
 
     # ----- records -----
 
@@ -384,7 +468,9 @@ class Game:
 
     def clone(self) -> "Game":
         """An independent copy."""
-        return Game(_native=self._g.clone())
+        copy = Game(_native=self._g.clone())
+        copy._config = self._config
+        return copy
 
     def __copy__(self) -> "Game":
         return self.clone()
@@ -397,6 +483,7 @@ class Game:
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self._g = _core.Game.from_record(state["record"], state["window"])
+        self._config = None
 
     def __repr__(self) -> str:
         return repr(self._g)
@@ -494,7 +581,7 @@ class VecGame:
     searching on one thread; bots that stop on the clock (the levels, ``time=``) do not repeat exactly.
     """
 
-    __slots__ = ("_v", "_rng")
+    __slots__ = ("_v", "_rng", "config")
 
     def __init__(
         self,
@@ -506,12 +593,16 @@ class VecGame:
         window: int = DEFAULT_WINDOW,
         threads: int = 1,
         bots: SeatBots = None,
+        *,
+        config: Optional[Config] = None,
     ) -> None:
         n = _integer("n", n, 1, 1 << 24)
         threads = _integer("threads", threads, 1, 1024)
-        text = setup_json(players, sets, rules, seed)
-        self._v = _core.VecGame(n, text, window, seed, threads, _seat_bots(bots, players))
-        self._rng = np.random.default_rng(seed)
+        c = _config_of(config, players, sets, rules, seed, window)
+        #: The configuration of every game (game ``i`` starts from seed ``config.seed + i``).
+        self.config = c
+        self._v = _core.VecGame(n, c.setup_json(), c.window, c.seed, threads, _seat_bots(bots, c.players))
+        self._rng = np.random.default_rng(c.seed)
 
     def __repr__(self) -> str:
         seated = ", ".join(f"seat {p}: {b}" for p, b in enumerate(self.bots) if b is not None)

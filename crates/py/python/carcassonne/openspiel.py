@@ -120,6 +120,11 @@ class CarcassonneGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, p)
 
+    @property
+    def config(self) -> carcassonne.Config:
+        """The configuration the parameters name (players, sets, rules, seed, window)."""
+        return self._start.config
+
     def __reduce__(self) -> Tuple[Any, Tuple[str]]:
         # pyspiel's own pickling of a game rebuilds only its C++ part; rebuilding it from the game string runs this
         # class's constructor too.

@@ -51,18 +51,22 @@ class CarcassonneEnv(AECEnv):
         window: int = carcassonne.DEFAULT_WINDOW,
         reward: str = "outcome",
         render_mode: Optional[str] = None,
+        *,
+        config: Optional[carcassonne.Config] = None,
     ) -> None:
         super().__init__()
         if reward not in ("outcome", "points"):
             raise ValueError("reward must be 'outcome' or 'points'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self._config = dict(players=players, sets=tuple(sets), rules=dict(rules or {}), window=window)
+        #: The games' configuration; ``reset(seed=…)`` replaces its seed.
+        self.config = carcassonne._config_of(config, players, sets, rules, 0, window)
+        players = self.config.players
         self.reward_mode = reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        probe = carcassonne.Game(**self._config)
+        probe = carcassonne.Game(config=self.config)
         self._size = probe.action_space_size
         self._shape = probe.observation_shape
         self._observation_spaces = {a: _obs_space(self._shape, self._size) for a in self.possible_agents}
@@ -84,7 +88,7 @@ class CarcassonneEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**63))
-        self.game = carcassonne.Game(**self._config, seed=seed)
+        self.game = carcassonne.Game(config=self.config.replace(seed=seed))
         self._settle()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -186,6 +190,8 @@ class SinglePlayerEnv(gymnasium.Env):
         reward: str = "outcome",
         illegal: str = "lose",
         render_mode: Optional[str] = None,
+        *,
+        config: Optional[carcassonne.Config] = None,
     ) -> None:
         super().__init__()
         if illegal not in ("lose", "raise"):
@@ -193,11 +199,13 @@ class SinglePlayerEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.illegal = illegal
+        #: The games' configuration; each ``reset`` draws its seed.
+        self.config = carcassonne._config_of(config, players, sets, rules, 0, window)
+        players = self.config.players
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}")
         if reward not in ("outcome", "points"):
             raise ValueError("reward must be 'outcome' or 'points'")
-        self._config = dict(players=players, sets=tuple(sets), rules=dict(rules or {}), window=window)
         self.seat = seat
         specs: List[str] = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (players - 1)
         if len(specs) != players - 1:
@@ -205,7 +213,7 @@ class SinglePlayerEnv(gymnasium.Env):
         self._specs = specs
         self.reward_mode = reward
         self.render_mode = render_mode
-        probe = carcassonne.Game(**self._config)
+        probe = carcassonne.Game(config=self.config)
         self._size = probe.action_space_size
         self.observation_space = _obs_space(probe.observation_shape, self._size)
         self.action_space = spaces.Discrete(self._size)
@@ -241,7 +249,7 @@ class SinglePlayerEnv(gymnasium.Env):
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
-        self.game = carcassonne.Game(**self._config, seed=game_seed)
+        self.game = carcassonne.Game(config=self.config.replace(seed=game_seed))
         others = [p for p in range(self.game.players) if p != self.seat]
         self._bots = {p: carcassonne.Bot(s, game_seed + p) for p, s in zip(others, self._specs)}
         self._advance()

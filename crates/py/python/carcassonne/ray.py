@@ -73,11 +73,15 @@ def run_games(
     address: Optional[str] = None,
     records: Optional[str] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    config: Optional[carcassonne.Config] = None,
 ) -> List[Dict[str, Any]]:
-    """Play ``games`` games on the cluster, game ``g`` with seed ``seed + g`` and the seats ``seats_of(g)``.
-    Returns each game's result (seats, scores, record, decisions, seconds), in game order."""
+    """Play ``games`` games on the cluster, game ``g`` with seed ``seed + g`` and the seats ``seats_of(g)``; the
+    configuration is ``config``, or ``players``, ``sets``, ``rules`` and ``seed``. Returns each game's result (seats,
+    scores, record, decisions, seconds), in game order."""
     _ensure_ray(address)
-    setup = {"players": players, "sets": list(sets), "rules": dict(rules or {})}
+    c = carcassonne._config_of(config, players, sets, rules, seed, carcassonne.DEFAULT_WINDOW)
+    setup = {"players": c.players, "sets": list(c.sets), "rules": c.rules_dict}
+    seed = c.seed
     task = ray.remote(num_cpus=num_cpus)(_play)
     pending = {task.remote(setup, seats_of(g), seed + g): g for g in range(games)}
     results: Dict[int, Dict[str, Any]] = {}
@@ -109,9 +113,12 @@ def arena(
     address: Optional[str] = None,
     records: Optional[str] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    config: Optional[carcassonne.Config] = None,
 ) -> Dict[str, Any]:
     """Bots (specs, as ``carc arena --bots``) against each other over ``games`` games on the cluster; seat ``s`` of
-    game ``g`` is played by ``bots[(s + g) % len(bots)]``. Returns ``{"games", "bots": {spec: {...}}, "results"}``."""
+    game ``g`` is played by ``bots[(s + g) % len(bots)]``. The configuration is ``config`` or the separate options.
+    Returns ``{"games", "bots": {spec: {...}}, "results"}``."""
+    c = carcassonne._config_of(config, players, sets, rules, seed, carcassonne.DEFAULT_WINDOW)
     if not bots:
         raise ValueError("name at least one bot")
     for b in bots:
@@ -119,9 +126,9 @@ def arena(
     specs = list(bots)
 
     def seats_of(g: int) -> List[str]:
-        return [specs[(s + g) % len(specs)] for s in range(players)]
+        return [specs[(s + g) % len(specs)] for s in range(c.players)]
 
-    results = run_games(seats_of, games, players, sets, rules, seed, num_cpus, address, records, progress)
+    results = run_games(seats_of, games, num_cpus=num_cpus, address=address, records=records, progress=progress, config=c)
     return {"games": games, "bots": summarise(results), "results": results}
 
 
@@ -164,10 +171,13 @@ def selfplay(
     num_cpus: float = 1,
     address: Optional[str] = None,
     records: Optional[str] = None,
+    config: Optional[carcassonne.Config] = None,
 ) -> List[Dict[str, Any]]:
-    """``games`` games of one bot against itself on the cluster (for training data): each result has the record."""
+    """``games`` games of one bot against itself on the cluster (for training data): each result has the record.
+    The configuration is ``config`` or the separate options."""
     carcassonne.Bot(bot)
-    return run_games(lambda g: [bot] * players, games, players, sets, rules, seed, num_cpus, address, records)
+    c = carcassonne._config_of(config, players, sets, rules, seed, carcassonne.DEFAULT_WINDOW)
+    return run_games(lambda g: [bot] * c.players, games, num_cpus=num_cpus, address=address, records=records, config=c)
 
 
 def tune(
@@ -185,6 +195,7 @@ def tune(
     address: Optional[str] = None,
     log: Optional[str] = None,
     progress: Optional[Callable[[int, int, List[float]], None]] = None,
+    config: Optional[carcassonne.Config] = None,
 ) -> Dict[str, Any]:
     """``carc tune`` with its games spread over the cluster: SPSA over ``bot``'s numeric settings ``params`` (name
     to scale, or ``None`` for a tenth of the value). At each step the ``+`` and ``−`` players meet on ``pairs`` deals
@@ -195,6 +206,8 @@ def tune(
     steps (the values of ``tuned``)."""
     if steps < 1 or pairs < 1:
         raise ValueError("steps and pairs must be at least 1")
+    # The tuner's own `seed` chooses the deals and the perturbations; a config gives players, sets and rules.
+    c = carcassonne._config_of(config, players, sets, rules, 0, carcassonne.DEFAULT_WINDOW)
     spsa = carcassonne._core.Spsa(bot, list(params.items()), steps, rate)
     opponents: List[str] = []
     for a in [against] if isinstance(against, str) else against:
@@ -213,7 +226,7 @@ def tune(
         "pairs": pairs,
         "rate": rate,
         "seed": seed,
-        "setup": {"players": players, "sets": list(sets), "rules": dict(rules or {})},
+        "setup": {"players": c.players, "sets": list(c.sets), "rules": c.rules_dict},
     }
     history: List[Dict[str, Any]] = []
     if log and os.path.exists(log) and os.path.getsize(log) > 0:
@@ -248,7 +261,7 @@ def tune(
                 sides = [[(sp, "+"), (opponent, None)], [(sm, "-"), (opponent, None)]]
             for pair in sides:
                 for rot in range(2):
-                    seats = [pair[(s + rot) % 2] for s in range(players)]
+                    seats = [pair[(s + rot) % 2] for s in range(c.players)]
                     games.append(([x[0] for x in seats], [x[1] for x in seats], deal))
         refs = [task.remote(setup, specs, deal) for specs, _, deal in games]
         total = {"+": [0.0, 0], "-": [0.0, 0]}
