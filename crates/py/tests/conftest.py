@@ -39,7 +39,9 @@ def pytest_sessionstart(session):
 
 def carc_scores(record_path):
     """The scores `carc replay --json` gives for a record file."""
-    out = subprocess.run(carc_command() + ["replay", "--json", str(record_path)], check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [*carc_command(), "replay", "--json", str(record_path)], check=True, capture_output=True, text=True
+    )
     return json.loads(out.stdout)["scores"]
 
 

@@ -24,7 +24,7 @@ def test_example_runs(index, tmp_path, capsys):
         # can be retried once.
         try:
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        except Exception:  # noqa: BLE001
+        except Exception:
             ray.shutdown()
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     os.chdir(tmp_path)

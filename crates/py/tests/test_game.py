@@ -86,7 +86,11 @@ def test_observations_hold_only_what_the_player_may_see():
                 np.testing.assert_array_equal(board, b2)
                 np.testing.assert_array_equal(features, f2)
                 assert other.legal_actions() == game.legal_actions()
-                if any(other.view(q)["players"][q].get("hand") != game.view(q)["players"][q].get("hand") for q in range(3) if q != me):
+                if any(
+                    other.view(q)["players"][q].get("hand") != game.view(q)["players"][q].get("hand")
+                    for q in range(3)
+                    if q != me
+                ):
                     differed += 1
     assert differed > 10, "the resampled games never differed in what was hidden"
 

@@ -7,9 +7,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import carcassonne
-import carcassonne.openspiel  # noqa: F401  (registers the game)
 from open_spiel.python.algorithms import ismcts, mcts
+
+import carcassonne
+import carcassonne.openspiel
 
 # Every module alone, all of them, and rule options: the configurations whose game strings must read back.
 CONFIGS = [
@@ -116,7 +117,9 @@ def test_resampling_keeps_what_the_player_sees_and_deals_the_rest_again():
         assert world.observation_string(player) == state.observation_string(player)
         assert world.legal_actions() == state.legal_actions()
         assert len(world.history()) == len(state.history())
-        assert len(world.inner.view(other)["players"][other]["hand"]) == len(state.inner.view(other)["players"][other]["hand"])
+        assert len(world.inner.view(other)["players"][other]["hand"]) == len(
+            state.inner.view(other)["players"][other]["hand"]
+        )
         seen.add(tuple(world.inner.view(other)["players"][other]["hand"]))
     assert seen and all(len(h) > 0 for h in seen)
     assert len(seen) > 1  # the other's hand really is dealt again
@@ -170,12 +173,18 @@ def test_states_clone_observe_and_score():
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     r = state.returns()
-    assert sum(r) == pytest.approx(0) and max(r) == pytest.approx(1) or r == [0.0, 0.0]
+    assert (sum(r) == pytest.approx(0) and max(r) == pytest.approx(1)) or r == [0.0, 0.0]
 
 
 def test_openspiel_mcts_plays_legal_moves_against_our_bot():
     game = pyspiel.load_game("python_carcassonne")
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1), random_state=np.random.RandomState(1))
+    bot = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=8,
+        evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1),
+        random_state=np.random.RandomState(1),
+    )
     ours = carcassonne.Bot("greedy", seed=1)
     state = game.new_initial_state()
     moves = 0

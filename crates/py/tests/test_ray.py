@@ -16,7 +16,7 @@ def local_ray():
     # A loaded machine can miss Ray's start-up deadline once; a second start is a fresh instance.
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    except Exception:  # noqa: BLE001
+    except Exception:
         ray.shutdown()
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield

@@ -23,7 +23,7 @@ import operator
 import os
 import random as _random
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -35,14 +35,14 @@ IllegalActionError.__module__ = "carcassonne"
 WindowError.__module__ = "carcassonne"
 
 __all__ = [
+    "CHANCE",
+    "LEVELS",
+    "TERMINAL",
     "Action",
     "Bot",
-    "CHANCE",
     "Config",
     "Game",
     "IllegalActionError",
-    "LEVELS",
-    "TERMINAL",
     "VecGame",
     "WindowError",
     "outcome",
@@ -107,7 +107,7 @@ def setup_json(
 
 def rule_options() -> List[Dict[str, Any]]:
     """Every rule option with its values, the default first (``carc rules``)."""
-    return json.loads(_core.rule_options_json())
+    return cast(List[Dict[str, Any]], json.loads(_core.rule_options_json()))
 
 
 def _sets(sets: Union[str, Sequence[str]]) -> Tuple[str, ...]:
@@ -172,7 +172,7 @@ class Config:
 def _config_of(config: Optional[Config], players: int, sets: Any, rules: Any, seed: int, window: int) -> Config:
     """``config``, or one made of the separate options; both at once is an error."""
     if config is None:
-        return Config(players, _sets(sets), rules or {}, seed, window)
+        return Config(players, _sets(sets), cast(Any, rules or {}), seed, window)
     if not isinstance(config, Config):
         raise TypeError(f"config must be a carcassonne.Config, not {type(config).__name__}")
     if (players, _sets(sets), dict(rules or {}), seed, window) != (2, ("base",), {}, 0, DEFAULT_WINDOW):
@@ -205,13 +205,14 @@ class Action:
 class Game:
     """One game of Carcassonne.
 
-    ``Game(players=2, sets=["base", "am"], rules={"base.tiny_city_points": "two"}, seed=7)`` starts a game; the seed
-    shuffles the stack (and deals the Halflings' triangles, unless ``hands`` gives each seat's). Draws are chance nodes: :meth:`draw` takes the seed's
-    next tile, :meth:`apply_chance` a given tile kind (as OpenSpiel does). ``window`` is the width of the board window
-    the action ids and observations use (docs/python.md).
+    ``Game(players=2, sets=["base", "am"], rules={"base.tiny_city_points": "two"}, seed=7)`` (or
+    ``Game(config=Config(...))``) starts a game; the seed shuffles the stack (and deals the Halflings' triangles,
+    unless ``hands`` gives each seat's). Draws are chance nodes: :meth:`draw` takes the seed's next tile,
+    :meth:`apply_chance` a given tile kind (as OpenSpiel does). ``window`` is the width of the observation's board
+    window (docs/python.md); the action ids do not depend on it.
     """
 
-    __slots__ = ("_g", "_config")
+    __slots__ = ("_config", "_g")
 
     def __init__(
         self,
@@ -257,7 +258,7 @@ class Game:
 
     def to_record(self) -> Dict[str, Any]:
         """The record so far (setup and every action, draws included), as a dict."""
-        return json.loads(self._g.record_json())
+        return cast(Dict[str, Any], json.loads(self._g.record_json()))
 
     def save(self, path: _PathLike) -> None:
         """Write the record to a file; ``carc replay`` reads it."""
@@ -282,7 +283,7 @@ class Game:
 
     def decision(self) -> Dict[str, Any]:
         """The pending decision: ``actor``, ``kind`` (``place_tile``, ``phase2``, ...), the drawn ``tile``, ..."""
-        return json.loads(self._g.decision_json())
+        return cast(Dict[str, Any], json.loads(self._g.decision_json()))
 
     def turn(self) -> int:
         """Turn number."""
@@ -416,11 +417,11 @@ class Game:
 
     def view(self, player: Optional[int] = None) -> Dict[str, Any]:
         """What ``player`` may see (``None``: a spectator): the board, figures, scores, own triangles, ..."""
-        return json.loads(self._g.view_json(player))
+        return cast(Dict[str, Any], json.loads(self._g.view_json(player)))
 
     def events(self) -> List[Dict[str, Any]]:
         """What the last action caused: scorings, figures returned, the dragon's meals, ..."""
-        return json.loads(self._g.events_json())
+        return cast(List[Dict[str, Any]], json.loads(self._g.events_json()))
 
     def observation(self, player: int) -> Tuple[np.ndarray, np.ndarray]:
         """``player``'s observation: board planes ``float32[planes, window, window]`` and a feature vector.
@@ -490,12 +491,12 @@ class Game:
 
     def random_action(self, rng: Optional[_random.Random] = None) -> str:
         """A uniformly random legal action, in notation (at a chance node, a draw weighted by the tiles left)."""
-        rng = rng or _random
+        r: Any = rng or _random
         if self.is_chance_node():
             outcomes = self._g.chance_outcomes()
             kinds = [tile for _, tile, _ in outcomes]
-            return "draw " + rng.choices(kinds, weights=[p for _, _, p in outcomes])[0]
-        return rng.choice(self._g.legal_actions())
+            return "draw " + str(r.choices(kinds, weights=[p for _, _, p in outcomes])[0])
+        return str(r.choice(self._g.legal_actions()))
 
 
 def outcome(scores: Sequence[int]) -> List[float]:
@@ -530,7 +531,7 @@ class Bot:
 
     def think(self, game: Game, player: Optional[int] = None) -> Dict[str, Any]:
         """The choice with the bot's view of the best candidates (visits, value), iterations and seconds."""
-        return json.loads(self._b.think_json(game._g, player))
+        return cast(Dict[str, Any], json.loads(self._b.think_json(game._g, player)))
 
     def __repr__(self) -> str:
         return repr(self._b)
@@ -581,7 +582,7 @@ class VecGame:
     searching on one thread; bots that stop on the clock (the levels, ``time=``) do not repeat exactly.
     """
 
-    __slots__ = ("_v", "_rng", "config")
+    __slots__ = ("_rng", "_v", "config")
 
     def __init__(
         self,

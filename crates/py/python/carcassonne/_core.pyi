@@ -7,17 +7,17 @@ import numpy.typing as npt
 from typing_extensions import Self, final
 
 __all__ = [
-    "Game",
-    "VecGame",
-    "Bot",
-    "Spsa",
-    "native_random_playouts",
-    "rule_options_json",
-    "IllegalActionError",
-    "WindowError",
     "CHANCE",
     "TERMINAL",
+    "Bot",
+    "Game",
+    "IllegalActionError",
+    "Spsa",
+    "VecGame",
+    "WindowError",
     "__version__",
+    "native_random_playouts",
+    "rule_options_json",
 ]
 
 __version__: str

@@ -19,7 +19,7 @@ import json
 import random
 import statistics
 import time
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -37,7 +37,7 @@ def timed(work: Callable[[], int], seconds: float) -> float:
             return done / took
 
 
-def single_game(setup: dict) -> Callable[[], int]:
+def single_game(setup: Dict[str, Any]) -> Callable[[], int]:
     """One whole game stepped from Python, one call per action."""
     rng = random.Random(0)
     seeds = iter(range(1 << 62))
@@ -56,7 +56,7 @@ def single_game(setup: dict) -> Callable[[], int]:
     return work
 
 
-def vec_game(setup: dict, n: int, threads: int, listing: bool) -> Callable[[], int]:
+def vec_game(setup: Dict[str, Any], n: int, threads: int, listing: bool) -> Callable[[], int]:
     """One batch step; with ``listing``, every game's legal ids are listed first (as a masked policy needs) and one
     is picked in numpy, else ``random_actions`` picks in Rust."""
     vec = carcassonne.VecGame(n, **setup, threads=threads)
@@ -74,7 +74,7 @@ def vec_game(setup: dict, n: int, threads: int, listing: bool) -> Callable[[], i
     return work
 
 
-def native(setup: dict, enumerate: bool, seconds: float, share: float) -> Callable[[], int]:
+def native(setup: Dict[str, Any], enumerate: bool, seconds: float, share: float) -> Callable[[], int]:
     """Native random playouts in Rust, on one thread, enough games a call (a tenth of ``seconds``) that preparing the
     setup for each call costs next to nothing; ``share`` is the player decisions' share of the actions (native
     playouts count the draws too)."""
@@ -90,7 +90,7 @@ def native(setup: dict, enumerate: bool, seconds: float, share: float) -> Callab
     return work
 
 
-def decision_share(setup: dict) -> float:
+def decision_share(setup: Dict[str, Any]) -> float:
     """Player decisions among all actions (draws included) of a few random games."""
     draws = decisions = 0
     for seed in range(5):
@@ -106,7 +106,9 @@ def decision_share(setup: dict) -> float:
     return decisions / (decisions + draws)
 
 
-def paired(work: Callable[[], int], like: Callable[[], int], seconds: float, rounds: int) -> Tuple[float, float, list]:
+def paired(
+    work: Callable[[], int], like: Callable[[], int], seconds: float, rounds: int
+) -> Tuple[float, float, List[float]]:
     """Alternate ``work`` and the native ``like`` for ``rounds`` rounds: (median rate, median native rate, each
     round's factor native / work)."""
     work()  # warm up both sides first
@@ -121,7 +123,7 @@ def paired(work: Callable[[], int], like: Callable[[], int], seconds: float, rou
     return statistics.median(rates), statistics.median(natives), factors
 
 
-def observations(setup: dict, n: int, seconds: float, threads: int, reuse: bool) -> float:
+def observations(setup: Dict[str, Any], n: int, seconds: float, threads: int, reuse: bool) -> float:
     """Observations per second (one game's board planes and features each), taken in a batch of ``n`` games a few
     steps into their games; with ``reuse``, written into the same arrays every time."""
     vec = carcassonne.VecGame(n, **setup, threads=threads)
@@ -153,7 +155,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     share = decision_share(setup)
     fast = native(setup, False, args.seconds, share)
     listed = native(setup, True, args.seconds, share)
-    rows: List[Tuple[str, float, float, list]] = []
+    rows: List[Tuple[str, float, float, List[float]]] = []
 
     def row(name: str, work: Callable[[], int], like: Callable[[], int]) -> None:
         rate, base, factors = paired(work, like, args.seconds, args.rounds)
@@ -192,8 +194,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             seen[f"VecGame n={n}, observations, {how}"] = observations(setup, n, args.seconds, args.threads, reuse)
     if args.json:
         figures = {
-            name: {"steps_per_s": rate, "native_per_s": base, "factors": factors}
-            for name, rate, base, factors in rows
+            name: {"steps_per_s": rate, "native_per_s": base, "factors": factors} for name, rate, base, factors in rows
         }
         print(json.dumps({"steps": figures, "against_bots_per_s": against, "observations_per_s": seen}, indent=2))
         return

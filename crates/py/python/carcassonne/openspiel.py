@@ -86,10 +86,10 @@ def sets_param(sets: Sequence[str]) -> str:
 class CarcassonneGame(pyspiel.Game):
     """The OpenSpiel game; its parameters choose players, sets and rules."""
 
-    def __init__(self, params: Dict[str, Any] = None) -> None:
+    def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
         p = dict(_DEFAULTS)
         p.update(params or {})
-        self.setup = {
+        self.setup: Dict[str, Any] = {
             "players": int(p["players"]),
             "sets": [s for s in str(p["sets"]).replace("+", ",").split(",") if s],
             "rules": parse_rules(str(p["rules"])),
@@ -147,7 +147,7 @@ class CarcassonneGame(pyspiel.Game):
         per, pool = self.deal
         return min(per * self.setup["players"], len(pool))
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "CarcassonneObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "CarcassonneObserver":
         """An observer: the package's observation tensor, or with perfect recall the information-state string."""
         return CarcassonneObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
@@ -169,7 +169,7 @@ class CarcassonneState(pyspiel.State):
     def _dealing(self) -> bool:
         return self.inner is None
 
-    def _deal_left(self) -> Counter:
+    def _deal_left(self) -> "Counter[int]":
         assert self._game.deal is not None
         left = Counter(self._game.deal[1])
         left.subtract(k for h in self.hands for k in h)
@@ -245,10 +245,12 @@ class CarcassonneState(pyspiel.State):
             return self.clone()
         rng = random.Random(int(probability_sampler() * 2**53))
         kinds = self._game._kinds
-        held = [Counter(kinds[t] for t in self.inner.view(p)["players"][p].get("hand", [])) for p in range(len(self.hands))]
+        held = [
+            Counter(kinds[t] for t in self.inner.view(p)["players"][p].get("hand", [])) for p in range(len(self.hands))
+        ]
         unseen = Counter(self._game.deal[1])
         unseen.subtract(self.hands[player_id])
-        played: List[Counter] = []
+        played: List["Counter[int]"] = []
         for p, dealt in enumerate(self.hands):
             gone = Counter(dealt)
             gone.subtract(held[p])
@@ -288,7 +290,7 @@ class CarcassonneObserver:
     """The PyObserver of the game: the package's observation (planes flattened, then features) for a player; with
     perfect recall, the information-state string (the player's own triangles and every action so far, all public)."""
 
-    def __init__(self, game: CarcassonneGame, iig_obs_type, params) -> None:
+    def __init__(self, game: CarcassonneGame, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
@@ -303,7 +305,7 @@ class CarcassonneObserver:
     def set_from(self, state: CarcassonneState, player: int) -> None:
         if self.tensor.size and state.inner is None:
             self.tensor[...] = 0  # nothing is on the board yet
-        elif self.tensor.size:
+        elif self.tensor.size and state.inner is not None:
             board, features = state.inner.observation(player)
             self.dict["board"][...] = board
             self.dict["features"][...] = features

@@ -13,8 +13,7 @@ Rewards: by default (``reward="outcome"``) only at the end, the zero-sum result 
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import gymnasium
 import numpy as np
@@ -28,7 +27,7 @@ from carcassonne.render import board_image
 _HIGH = 1.0e4
 
 
-def _obs_space(shape, size: int) -> spaces.Dict:
+def _obs_space(shape: Tuple[Tuple[int, int, int], int], size: int) -> spaces.Dict:
     (planes, w, _), features = shape
     return spaces.Dict(
         {
@@ -38,10 +37,20 @@ def _obs_space(shape, size: int) -> spaces.Dict:
     )
 
 
+def _running(game: Optional[carcassonne.Game]) -> carcassonne.Game:
+    if game is None:
+        raise RuntimeError("call reset() first")
+    return game
+
+
 class CarcassonneEnv(AECEnv):
     """The AEC environment (see the module's documentation)."""
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "carcassonne_v0", "is_parallelizable": False}
+    metadata: Dict[str, Any] = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "name": "carcassonne_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -73,21 +82,21 @@ class CarcassonneEnv(AECEnv):
         self._action_spaces = {a: spaces.Discrete(self._size) for a in self.possible_agents}
         self.game: Optional[carcassonne.Game] = None
 
-    @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_spaces[agent]
 
-    @functools.lru_cache(maxsize=None)
     def action_space(self, agent: str) -> spaces.Discrete:
         return self._action_spaces[agent]
 
     def _settle(self) -> None:
-        while self.game.is_chance_node():
-            self.game.draw()
+        while _running(self.game).is_chance_node():
+            _running(self.game).draw()
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (2**63))
+            entropy = np.random.SeedSequence().entropy
+            assert isinstance(entropy, int)
+            seed = entropy % (2**63)
         self.game = carcassonne.Game(config=self.config.replace(seed=seed))
         self._settle()
         self.agents = list(self.possible_agents)
@@ -95,52 +104,54 @@ class CarcassonneEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player()]
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[_running(self.game).current_player()]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         i = self.agent_name_mapping[agent]
         mask = np.zeros(self._size, np.int8)
-        if self.game.current_player() == i:
+        if _running(self.game).current_player() == i:
             try:
-                mask[self.game.legal_action_ids()] = 1
+                mask[_running(self.game).legal_action_ids()] = 1
             except carcassonne.WindowError:
                 pass
-        return {"observation": self.game.observation_flat(i).astype(np.float32), "action_mask": mask}
+        return {"observation": _running(self.game).observation_flat(i).astype(np.float32), "action_mask": mask}
 
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        before = self.game.scores()
-        self.game.apply(int(action))
+        before = _running(self.game).scores()
+        if action is None:
+            raise ValueError(f"{agent} is to act: give an action id, not None")
+        _running(self.game).apply(int(action))
         self._settle()
         self._clear_rewards()
         if self.reward_mode == "points":
-            for a, s, b in zip(self.possible_agents, self.game.scores(), before):
+            for a, s, b in zip(self.possible_agents, _running(self.game).scores(), before):
                 self.rewards[a] = float(s - b)
-        over = self.game.is_over()
+        over = _running(self.game).is_over()
         truncated = False
         if not over:
             try:
-                self.game.legal_action_ids()
+                _running(self.game).legal_action_ids()
             except carcassonne.WindowError:
                 truncated = True
         if over:
             if self.reward_mode == "outcome":
-                for a, r in zip(self.possible_agents, self.game.returns()):
+                for a, r in zip(self.possible_agents, _running(self.game).returns()):
                     self.rewards[a] = float(r)
             for a in self.agents:
                 self.terminations[a] = True
-                self.infos[a] = {"scores": self.game.scores()}
+                self.infos[a] = {"scores": _running(self.game).scores()}
         elif truncated:
             for a in self.agents:
                 self.truncations[a] = True
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
         if not (over or truncated):
-            self.agent_selection = self.possible_agents[self.game.current_player()]
+            self.agent_selection = self.possible_agents[_running(self.game).current_player()]
         if self.render_mode == "human":
             self.render()
 
@@ -151,8 +162,8 @@ class CarcassonneEnv(AECEnv):
             gymnasium.logger.warn("render() called without a render_mode")
             return None
         if self.render_mode == "rgb_array":
-            return board_image(self.game)
-        text = repr(self.game)
+            return board_image(_running(self.game))
+        text = repr(_running(self.game))
         if self.render_mode == "human":
             print(text)
             return None
@@ -177,7 +188,7 @@ class SinglePlayerEnv(gymnasium.Env):
     episode ends when the game does; the reward is the outcome (or points).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi", "rgb_array"]}
 
     def __init__(
         self,
@@ -225,60 +236,62 @@ class SinglePlayerEnv(gymnasium.Env):
         """The agent's legal ids, or ``None`` once the played area has outgrown the window (the episode is then
         truncated, as in :class:`CarcassonneEnv`)."""
         try:
-            return self.game.legal_action_ids()
+            return _running(self.game).legal_action_ids()
         except carcassonne.WindowError:
             return None
 
     def _obs(self) -> Dict[str, np.ndarray]:
         mask = np.zeros(self._size, np.int8)
-        if self.game.current_player() == self.seat:
+        if _running(self.game).current_player() == self.seat:
             mask[self._legal() or []] = 1
-        return {"observation": self.game.observation_flat(self.seat).astype(np.float32), "action_mask": mask}
+        return {"observation": _running(self.game).observation_flat(self.seat).astype(np.float32), "action_mask": mask}
 
     def _advance(self) -> None:
         """Draws and the bots' decisions, up to the agent's next decision or the end."""
-        while not self.game.is_over():
-            p = self.game.current_player()
+        while not _running(self.game).is_over():
+            p = _running(self.game).current_player()
             if p == carcassonne.CHANCE:
-                self.game.draw()
+                _running(self.game).draw()
             elif p == self.seat:
                 return
             else:
-                self.game.apply(self._bots[p].choose(self.game, p))
+                _running(self.game).apply(self._bots[p].choose(_running(self.game), p))
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
         self.game = carcassonne.Game(config=self.config.replace(seed=game_seed))
-        others = [p for p in range(self.game.players) if p != self.seat]
+        others = [p for p in range(_running(self.game).players) if p != self.seat]
         self._bots = {p: carcassonne.Bot(s, game_seed + p) for p, s in zip(others, self._specs)}
         self._advance()
-        self._ended = self.game.is_over()
-        return self._obs(), {"scores": self.game.scores()}
+        self._ended = _running(self.game).is_over()
+        return self._obs(), {"scores": _running(self.game).scores()}
 
-    def step(self, action: int):
+    def step(self, action: int) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
         """Apply the agent's id; then the draws and the bots, up to its next decision. Returns Gymnasium's
         ``(observation, reward, terminated, truncated, info)``: ``terminated`` when the game is over by the rules,
         ``truncated`` (never both) when its played area has outgrown the window, so that the agent's next actions
         have no ids (``info["truncated_by"] == "window"``; with ``reward="outcome"`` the reward is then 0)."""
         if self._ended:
             raise RuntimeError("the episode is over: call reset()")
-        before = self.game.scores()
+        before = _running(self.game).scores()
         legal = self._legal()
         if self.illegal == "lose" and (legal is None or int(action) not in legal):
-            info = {"scores": self.game.scores(), "illegal_action": True}
+            lost: Dict[str, Any] = {"scores": _running(self.game).scores(), "illegal_action": True}
             self._ended = True
-            return self._obs(), -1.0, True, False, info
-        self.game.apply(int(action))
+            return self._obs(), -1.0, True, False, lost
+        _running(self.game).apply(int(action))
         self._advance()
-        over = self.game.is_over()
+        over = _running(self.game).is_over()
         truncated = not over and self._legal() is None
         if self.reward_mode == "points":
-            reward = float(self.game.scores()[self.seat] - before[self.seat])
+            reward = float(_running(self.game).scores()[self.seat] - before[self.seat])
         else:
-            reward = float(self.game.returns()[self.seat]) if over else 0.0
+            reward = float(_running(self.game).returns()[self.seat]) if over else 0.0
         self._ended = over or truncated
-        info: Dict[str, Any] = {"scores": self.game.scores()}
+        info: Dict[str, Any] = {"scores": _running(self.game).scores()}
         if truncated:
             info["truncated_by"] = "window"
         return self._obs(), reward, over, truncated, info
@@ -287,8 +300,8 @@ class SinglePlayerEnv(gymnasium.Env):
         """``ansi`` (and without a render mode): the game as text; ``rgb_array``: a picture of the board from the
         agent's seat (:func:`carcassonne.render.board_image`)."""
         if self.render_mode == "rgb_array":
-            return board_image(self.game, self.seat)
-        return repr(self.game)
+            return board_image(_running(self.game), self.seat)
+        return repr(_running(self.game))
 
 
 #: Gymnasium's id of :class:`SinglePlayerEnv`: ``gymnasium.make("carcassonne/SinglePlayer-v0", players=3)`` once
@@ -297,4 +310,6 @@ class SinglePlayerEnv(gymnasium.Env):
 SINGLE_PLAYER_ID = "carcassonne/SinglePlayer-v0"
 
 if SINGLE_PLAYER_ID not in gymnasium.registry:
-    gymnasium.register(id=SINGLE_PLAYER_ID, entry_point="carcassonne.pettingzoo:SinglePlayerEnv", disable_env_checker=False)
+    gymnasium.register(
+        id=SINGLE_PLAYER_ID, entry_point="carcassonne.pettingzoo:SinglePlayerEnv", disable_env_checker=False
+    )

@@ -17,7 +17,7 @@ import json
 import math
 import os
 import time
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import ray
 
@@ -128,7 +128,9 @@ def arena(
     def seats_of(g: int) -> List[str]:
         return [specs[(s + g) % len(specs)] for s in range(c.players)]
 
-    results = run_games(seats_of, games, num_cpus=num_cpus, address=address, records=records, progress=progress, config=c)
+    results = run_games(
+        seats_of, games, num_cpus=num_cpus, address=address, records=records, progress=progress, config=c
+    )
     return {"games": games, "bots": summarise(results), "results": results}
 
 
@@ -217,7 +219,7 @@ def tune(
             carcassonne.Bot(o)
     if not opponents:
         raise ValueError("name `self` or at least one opponent")
-    header = {
+    header: Dict[str, Any] = {
         "carc_tune_ray": 1,
         "bot": bot,
         "params": [[k, s] for k, s in zip(spsa.keys, spsa.scales)],
@@ -255,6 +257,7 @@ def tune(
         games = []  # (specs by seat, side by seat: "+", "-" or None, deal seed)
         for j in range(pairs):
             deal = (seed * 1_000_003 + k * pairs + j) % 2**63
+            sides: List[List[Tuple[str, Optional[str]]]]
             if opponent == "self":
                 sides = [[(sp, "+"), (sm, "-")]]
             else:
@@ -291,7 +294,7 @@ def tune(
         theta = nxt
         if progress:
             progress(k + 1, steps, theta)
-    tail = history[len(history) - (len(history) + 3) // 4:]
+    tail = history[len(history) - (len(history) + 3) // 4 :]
     mean = [sum(h["next"][i] for h in tail) / len(tail) for i in range(len(spsa.keys))]
     return {
         "tuned": spsa.spec(mean),
