@@ -10,7 +10,8 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts
 
 import carcassonne
-import carcassonne.openspiel
+import carcassonne.openspiel  # noqa: F401  (registers the game)
+from conftest import REPO
 
 # Every module alone, all of them, and rule options: the configurations whose game strings must read back.
 CONFIGS = [
@@ -202,3 +203,16 @@ def test_openspiel_mcts_plays_legal_moves_against_our_bot():
             text = ours.choose(state.inner)
             state.apply_action(state.inner.action_id(text))
     assert moves == 6
+
+
+def test_the_checked_in_playthrough_replays_line_for_line():
+    # As OpenSpiel checks its own games: the file was written by crates/py/examples/playthrough.py; replaying its
+    # actions must print it again exactly.
+    from absl import flags
+    from open_spiel.python.algorithms import generate_playthrough
+
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS.mark_as_parsed()  # the replay reads one of the module's flags (at its default)
+    path = REPO / "crates" / "py" / "tests" / "playthroughs" / "python_carcassonne.txt"
+    expected, actual = generate_playthrough.replay(str(path))
+    assert expected == actual, "the playthrough changed: run crates/py/examples/playthrough.py and review the diff"

@@ -326,4 +326,25 @@ def _compact(view: Dict[str, Any]) -> str:
     return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
+class CarcassonneBot(pyspiel.Bot):
+    """One of the package's bots as an OpenSpiel bot (for ``evaluate_bots``, OpenSpiel's arenas, ...):
+    ``CarcassonneBot("hard", seed=1)``. It sees only what its seat may see (the other hands stay hidden)."""
+
+    def __init__(self, spec: str = "greedy", seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        self._bot = carcassonne.Bot(spec, seed)
+
+    def step(self, state: CarcassonneState) -> int:
+        """The bot's action id for the player to act."""
+        if state.inner is None:
+            raise ValueError("the triangles are still being dealt: a chance node")
+        return state.inner.action_id(self._bot.choose(state.inner))
+
+    def restart_at(self, state: CarcassonneState) -> None:
+        """Nothing to forget: the bot looks at the state itself at each step."""
+
+    def inform_action(self, state: CarcassonneState, player_id: int, action: int) -> None:
+        """Nothing to follow: the bot looks at the state itself at each step."""
+
+
 pyspiel.register_game(_GAME_TYPE, CarcassonneGame)
