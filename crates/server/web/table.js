@@ -794,7 +794,7 @@ export class Table {
       this.simple("confirm");
       return;
     }
-    if (e.key === "p" && v?.game.legal.includes("pass")) {
+    if (e.key === "p" && v?.game.actions.some((a) => a.type === "pass")) {
       this.act("pass");
       return;
     }
