@@ -39,6 +39,9 @@ import carcassonne
 
 SHORT_NAME = "python_carcassonne"
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 _DEFAULTS: Dict[str, Any] = {"players": 2, "sets": "base", "rules": "", "seed": 0, "window": 32}
 
 _GAME_TYPE = pyspiel.GameType(
@@ -165,6 +168,19 @@ class CarcassonneState(pyspiel.State):
         self.inner = inner
         #: The triangles dealt to each seat so far, in the order dealt (kind numbers); empty without a deal.
         self.hands: List[List[int]] = hands or [[] for _ in range(game.setup["players"])]
+        # The player to act in OpenSpiel's numbering, kept after each action: OpenSpiel asks for it several times a
+        # step, and this is the hot path of every algorithm that steps the game.
+        self._player = self._to_act()
+
+    def _to_act(self) -> int:
+        if self.inner is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        p = self.inner._g.current_player()
+        if p == carcassonne.CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if p == carcassonne.TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(p)
 
     def _dealing(self) -> bool:
         return self.inner is None
@@ -176,30 +192,26 @@ class CarcassonneState(pyspiel.State):
         return +left
 
     def current_player(self) -> int:
-        if self.inner is None:
-            return pyspiel.PlayerId.CHANCE
-        p = self.inner.current_player()
-        if p == carcassonne.CHANCE:
-            return pyspiel.PlayerId.CHANCE
-        if p == carcassonne.TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
-        return p
+        return self._player
 
     def _legal_actions(self, player: int) -> List[int]:
-        if player == pyspiel.PlayerId.CHANCE:
-            return [k for k, _ in self.chance_outcomes()]
-        if self.inner is None or player != self.inner.current_player():
+        if player != self._player or self.inner is None and player != _CHANCE:
             return []
-        return sorted(self.inner.legal_action_ids())
+        if player == _CHANCE:
+            return [k for k, _ in self.chance_outcomes()]
+        assert self.inner is not None
+        ids: List[int] = self.inner._g.legal_action_ids()
+        ids.sort()
+        return ids
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         if self.inner is None:
             left = self._deal_left()
             total = sum(left.values())
             return [(k, n / total) for k, n in sorted(left.items())]
-        if not self.inner.is_chance_node():
+        if self._player != _CHANCE:
             raise ValueError("chance_outcomes called on a non-chance state")
-        return self.inner.chance_outcome_ids()
+        return [(k, p) for k, _, p in self.inner._g.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
         if self.inner is None:
@@ -209,10 +221,11 @@ class CarcassonneState(pyspiel.State):
             self.hands[dealt % len(self.hands)].append(int(action))
             if dealt + 1 == self._game._deals():
                 self.inner = self._game._dealt(self.hands)
-        elif self.inner.is_chance_node():
-            self.inner.apply_chance(action)
+        elif self._player == _CHANCE:
+            self.inner._g.apply_chance(action)
         else:
-            self.inner.apply(int(action))
+            self.inner._g.apply_id(action)
+        self._player = self._to_act()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if self.inner is None:
@@ -220,7 +233,7 @@ class CarcassonneState(pyspiel.State):
             return f"deal {self._game._tile_ids[action]} to P{seat + 1}"
         if player == pyspiel.PlayerId.CHANCE:
             return "draw " + self._game._tile_ids[action]
-        if player == self.inner.current_player():
+        if player == self._player:
             try:
                 return self.inner.action_text(action)
             except carcassonne.IllegalActionError:
@@ -229,7 +242,7 @@ class CarcassonneState(pyspiel.State):
         return f"{block}{dict(fields)}"
 
     def is_terminal(self) -> bool:
-        return self.inner is not None and self.inner.is_over()
+        return self._player == _TERMINAL
 
     def returns(self) -> List[float]:
         if self.inner is None:

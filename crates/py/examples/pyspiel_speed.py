@@ -1,0 +1,44 @@
+"""Random play through pyspiel, ours against OpenSpiel's own chess: player decisions a second.
+
+    python crates/py/examples/pyspiel_speed.py [--seconds 3]
+"""
+
+import argparse
+import random
+import time
+
+import pyspiel
+
+import carcassonne.openspiel  # noqa: F401  (registers the game)
+
+GAMES = ["chess", "python_carcassonne", "python_carcassonne(sets=base+am+pd+cc+half)"]
+
+
+def decisions_per_second(name: str, seconds: float) -> float:
+    game = pyspiel.load_game(name)
+    rng = random.Random(0)
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+            else:
+                action = rng.choice(state.legal_actions())
+                decisions += 1
+            state.apply_action(action)
+    return decisions / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args()
+    for name in GAMES:
+        print(f"{name}: {decisions_per_second(name, args.seconds):,.0f} decisions/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
