@@ -195,7 +195,7 @@ class CarcassonneState(pyspiel.State):
         return self._player
 
     def _legal_actions(self, player: int) -> List[int]:
-        if player != self._player or self.inner is None and player != _CHANCE:
+        if player != self._player or (self.inner is None and player != _CHANCE):
             return []
         if player == _CHANCE:
             return [k for k, _ in self.chance_outcomes()]
