@@ -1,6 +1,6 @@
 """Random play through pyspiel, ours against OpenSpiel's own chess: player decisions a second.
 
-    python crates/py/examples/pyspiel_speed.py [--seconds 3]
+python crates/py/examples/pyspiel_speed.py [--seconds 3]
 """
 
 import argparse

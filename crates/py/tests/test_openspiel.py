@@ -10,7 +10,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts
 
 import carcassonne
-import carcassonne.openspiel  # noqa: F401  (registers the game)
+import carcassonne.openspiel  # registers the game
 from conftest import REPO
 
 # Every module alone, all of them, and rule options: the configurations whose game strings must read back.
