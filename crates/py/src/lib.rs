@@ -69,6 +69,59 @@ fn native_random_playouts(
     }))
 }
 
+/// The arena's tally (`carc arena`'s own arithmetic) of finished games, for `carcassonne.ray`: `specs` names the
+/// bots, each game is `(seats, scores)` with `seats` the index in `specs` of each seat's bot. Returns JSON: per bot
+/// its seats, wins (a shared first place as a share), win rate and its 95% Wilson interval, mean score and mean
+/// margin; per pair of bots the Elo difference with its interval.
+#[pyfunction]
+fn summarise_json(specs: Vec<String>, games: Vec<(Vec<usize>, Vec<i32>)>) -> PyResult<String> {
+    use carcassonne_ai::arena::{GameResult, summarise};
+    let parsed: Vec<carcassonne_ai::BotSpec> = specs
+        .iter()
+        .map(|s| s.parse().map_err(|e| PyValueError::new_err(format!("bot `{s}`: {e}"))))
+        .collect::<PyResult<_>>()?;
+    let mut results = Vec::with_capacity(games.len());
+    for (i, (seats, scores)) in games.into_iter().enumerate() {
+        if seats.len() != scores.len() || seats.is_empty() || seats.iter().any(|&b| b >= specs.len()) {
+            return Err(PyValueError::new_err(format!("game {i}: one bot index below {} per score", specs.len())));
+        }
+        let n = seats.len();
+        results.push(GameResult {
+            seed: i as u64,
+            seats,
+            scores,
+            decisions: vec![0; n],
+            forced: vec![0; n],
+            thinking: vec![std::time::Duration::ZERO; n],
+            longest: vec![std::time::Duration::ZERO; n],
+            breakdown: vec![],
+            record: None,
+        });
+    }
+    let summary = summarise(&parsed, &results);
+    let bots: Vec<serde_json::Value> = (summary.bots.iter())
+        .map(|b| {
+            serde_json::json!({
+                "spec": b.spec,
+                "seats": b.seats,
+                "wins": b.wins,
+                "win_rate": b.win_rate(),
+                "win_rate_95": [b.win_interval.0, b.win_interval.1],
+                "mean_score": b.mean_score,
+                "mean_margin": b.mean_margin,
+            })
+        })
+        .collect();
+    let pairings: Vec<serde_json::Value> = (summary.pairings.iter())
+        .map(|p| {
+            serde_json::json!({
+                "a": specs[p.a], "b": specs[p.b], "elo": p.elo.elo, "elo_95": [p.elo.low, p.elo.high], "n": p.elo.n,
+            })
+        })
+        .collect();
+    Ok(serde_json::json!({ "games": summary.games, "bots": bots, "pairings": pairings }).to_string())
+}
+
 /// Every rule option with its values, the default first, as JSON (what `carc rules --json` prints).
 #[pyfunction]
 fn rule_options_json() -> String {
@@ -84,6 +137,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tune::PySpsa>()?;
     m.add_function(wrap_pyfunction!(native_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(rule_options_json, m)?)?;
+    m.add_function(wrap_pyfunction!(summarise_json, m)?)?;
     m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
     m.add("WindowError", m.py().get_type::<WindowError>())?;
     m.add("CHANCE", game::CHANCE)?;

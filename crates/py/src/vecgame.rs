@@ -364,6 +364,42 @@ impl VecGame {
         PyArray1::from_vec(py, w).reshape([self.slots.len(), 3])
     }
 
+    /// Where each game's open spaces lie in its observation window, `[n, S]` (S: the open-space slots of the
+    /// `place` block): the window cell (`row * width + column`, row `y - y0`, column `x - x0`) of slot k's space, or
+    /// -1 for a slot with no space at this decision or a space outside the window. Written into `out` when given.
+    /// A spatial policy gathers its per-cell outputs through it into the `place` ids (`4·k + rotation`).
+    #[pyo3(signature = (out = None))]
+    fn open_cells<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray2<i64>>>,
+    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let (n, slots) = (self.slots.len(), self.space.open);
+        let cells = match out {
+            Some(a) => {
+                check_out("out", a.shape(), &[n, slots])?;
+                a
+            }
+            None => PyArray2::zeros(py, [n, slots], false),
+        };
+        {
+            let mut w = cells.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let all = w.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let width = self.space.width;
+            for (s, row) in self.slots.iter_mut().zip(all.chunks_mut(slots)) {
+                s.legal.frontier.update(&s.game);
+                let window = crate::space::Window::of(&s.game, width);
+                row.fill(-1);
+                for (cell, space) in row.iter_mut().zip(s.legal.frontier.spaces()) {
+                    if let Some(i) = window.index(*space) {
+                        *cell = i as i64;
+                    }
+                }
+            }
+        }
+        Ok(cells)
+    }
+
     /// Game `i` as it stands, as a `Game` of its own (with its record: the seed it started from and every action
     /// since, the draws and the built-in players' moves included).
     fn game(&self, i: i64) -> PyResult<PyGame> {

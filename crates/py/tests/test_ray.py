@@ -23,12 +23,24 @@ def local_ray():
     ray.shutdown()
 
 
-def test_wilson_interval_matches_hand_computed_values():
-    lo, hi = cray.wilson(8, 10)
-    assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
-    assert cray.wilson(0, 0) == [0.0, 1.0]
-    lo, hi = cray.wilson(50, 100)
-    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+def test_the_summary_is_carc_arenas_arithmetic():
+    results = [{"seats": ["a", "b"][:: 1 - 2 * (g % 2)], "scores": [10, 5] if g < 8 else [5, 10]} for g in range(10)]
+    for r in results:
+        r["seats"] = [s.replace("a", "greedy").replace("b", "random") for s in r["seats"]]
+    bots = cray.summarise(results)
+    # Each game's first seat scored more in 8 of 10, so each bot won the 4 or 5 games it sat first in, and so on.
+    assert bots["greedy"]["seats"] == bots["random"]["seats"] == 10
+    assert bots["greedy"]["wins"] + bots["random"]["wins"] == pytest.approx(10)
+    lo, hi = bots["greedy"]["win_rate_95"]
+    n, w = 10, bots["greedy"]["wins"]
+    assert lo < w / n < hi and 0 <= lo and hi <= 1
+    # Greedy sits first in the even games and wins 0, 2, 4, 6 and 9: 5 of 10, whose Wilson interval, worked by
+    # hand, is 0.2366 to 0.7634.
+    assert w == 5
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert bots["greedy"]["elo"]["random"]["elo"] == pytest.approx(-bots["random"]["elo"]["greedy"]["elo"])
+    with pytest.raises(ValueError):
+        carcassonne._core.summarise_json(["greedy"], [([1], [3])])
 
 
 def test_arena_over_ray_gathers_records_that_carc_replays(local_ray, tmp_path):

@@ -285,3 +285,25 @@ def test_introspection_and_one_game_out_of_a_batch(tmp_path):
         vec.game(3)
     with pytest.raises(IndexError):
         vec.observations(seat=3)
+
+
+def test_open_cells_place_each_open_space_in_the_window():
+    vec = carcassonne.VecGame(3, seed=8, window=12)
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        vec.step(vec.random_actions(rng))
+    cells = vec.open_cells()
+    slots = next(n for name, _, n in vec.action_blocks() if name == "place") // 4
+    assert cells.shape == (3, slots) and cells.dtype == np.int64
+    again = np.zeros_like(cells)
+    assert vec.open_cells(out=again) is again
+    np.testing.assert_array_equal(again, cells)
+    windows = vec.windows()
+    for i in range(3):
+        game = vec.game(i)
+        x0, y0, w = windows[i]
+        spaces = game.open_spaces()
+        for k, (x, y) in enumerate(spaces):
+            inside = 0 <= x - x0 < w and 0 <= y - y0 < w
+            assert cells[i, k] == ((y - y0) * w + (x - x0) if inside else -1)
+        assert (cells[i, len(spaces) :] == -1).all()

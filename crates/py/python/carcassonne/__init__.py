@@ -663,6 +663,12 @@ class VecGame:
         """``int32[n, 3]``: each game's observation window, ``x0, y0, width``."""
         return self._v.windows()
 
+    def open_cells(self, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """``int64[n, S]``: for each game, the observation-window cell (``row * width + column``) of each open-space
+        slot's space, -1 for an unused slot or a space outside the window; written into ``out`` when given. A
+        spatial policy gathers its per-cell outputs through it into the ``place`` ids (``4·k + rotation``)."""
+        return self._v.open_cells(out)
+
     def game(self, i: int) -> Game:
         """Game ``i`` as it stands, as a :class:`Game` of its own (a copy: stepping one does not move the other),
         with its whole record (``game(i).to_record()``, ``game(i).save(path)``): the seed it started from and every

@@ -6,7 +6,8 @@
 
 Each game is one Ray task (``num_cpus`` each, 1 by default); seats rotate so that each bot sits in each seat
 equally often, as in ``carc arena``. The report gives, per bot, games, wins (a shared first place counts as a
-fraction), a 95% Wilson interval on the win rate, the mean score and the mean margin over the best other player;
+fraction), a 95% Wilson interval on the win rate, the mean score, the mean margin over the best other player and
+the Elo difference against each other bot, all by ``carc arena``'s own arithmetic;
 ``records`` (a folder) keeps every game's record, which ``carc replay`` reads. ``tune`` is ``carc tune`` (SPSA over
 a bot's settings) with each step's games spread over the cluster.
 """
@@ -14,7 +15,6 @@ a bot's settings) with each step's games spread over the cluster.
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -22,17 +22,6 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import ray
 
 import carcassonne
-
-
-def wilson(wins: float, n: int, z: float = 1.959963984540054) -> List[float]:
-    """The Wilson score interval of a proportion (``wins`` of ``n``), 95% by default."""
-    if n == 0:
-        return [0.0, 1.0]
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return [max(0.0, centre - half), min(1.0, centre + half)]
 
 
 def _play(setup: Dict[str, Any], specs: List[str], seed: int) -> Dict[str, Any]:
@@ -135,31 +124,33 @@ def arena(
 
 
 def summarise(results: Sequence[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
-    """Per bot: seats played, wins (shared first places as fractions), the win rate's Wilson interval, mean score,
-    mean margin over the best other seat."""
-    acc: Dict[str, Dict[str, float]] = {}
+    """Per bot: seats played, wins (shared first places as fractions), the win rate and its 95% Wilson interval,
+    mean score, mean margin over the best other seat, and ``elo`` against each other bot (its difference with a 95%
+    interval). The arithmetic is ``carc arena``'s own (``carcassonne._core.summarise_json``)."""
+    specs: List[str] = []
+    games = []
     for r in results:
-        scores = r["scores"]
-        best = max(scores)
-        leaders = sum(1 for s in scores if s == best)
-        for seat, spec in enumerate(r["seats"]):
-            a = acc.setdefault(spec, {"seats": 0, "wins": 0.0, "score": 0.0, "margin": 0.0})
-            a["seats"] += 1
-            a["wins"] += (1.0 / leaders) if scores[seat] == best else 0.0
-            a["score"] += scores[seat]
-            others = [s for i, s in enumerate(scores) if i != seat]
-            a["margin"] += scores[seat] - max(others)
-    out = {}
-    for spec, a in acc.items():
-        n = int(a["seats"])
-        out[spec] = {
-            "seats": n,
-            "wins": a["wins"],
-            "win_rate": a["wins"] / n,
-            "win_rate_95": wilson(a["wins"], n),
-            "mean_score": a["score"] / n,
-            "mean_margin": a["margin"] / n,
-        }
+        for spec in r["seats"]:
+            if spec not in specs:
+                specs.append(spec)
+        games.append(([specs.index(spec) for spec in r["seats"]], [int(x) for x in r["scores"]]))
+    if not games:
+        return {}
+    tally = json.loads(carcassonne._core.summarise_json(specs, games))
+    out: Dict[str, Dict[str, Any]] = {}
+    for b in tally["bots"]:
+        row = {k: b[k] for k in ("seats", "wins", "win_rate", "win_rate_95", "mean_score", "mean_margin")}
+        row["elo"] = {}
+        out[b["spec"]] = row
+
+    def neg(x: Optional[float]) -> Optional[float]:
+        return None if x is None else -x
+
+    # (An Elo difference without bound, every pairing won or every one lost, is None.)
+    for p in tally["pairings"]:
+        lo, hi = p["elo_95"]
+        out[p["a"]]["elo"][p["b"]] = {"elo": p["elo"], "elo_95": [lo, hi], "pairs": p["n"]}
+        out[p["b"]]["elo"][p["a"]] = {"elo": neg(p["elo"]), "elo_95": [neg(hi), neg(lo)], "pairs": p["n"]}
     return out
 
 
