@@ -13,7 +13,9 @@ The network, written out in numpy so that it needs nothing else:
 - a *spatial head* for the tile placements: each open-space slot's space is read from the observation planes (the
   space and its four neighbours, through ``VecGame.open_cells()``), a hidden layer of ``--hidden`` ReLUs, and four
   logits, one per rotation: the ``place`` ids ``4·k + rotation`` (docs/python.md, "Action ids");
-- a *global head* for every other id (meeples, farmers, passing): a linear layer from the feature vector;
+- a *follower head* for the `onto` ids (a follower onto segment s of board tile t): one logit per follower kind and
+  segment, a linear layer from the feature vector (which holds the tile just placed), shared by every tile t;
+- a *global head* for every other id (passing, the barn, ...): a linear layer from the feature vector;
 - a value head: a linear layer from the feature vector.
 
 Illegal ids are masked before the softmax (``VecGame.legal_mask``). The loss is A2C's: the policy gradient weighted
@@ -55,6 +57,8 @@ class Agent:
         blocks = {name: (first, size) for name, first, size in vec.action_blocks()}
         self.place0, place = blocks["place"]
         self.slots = place // 4
+        self.onto0, onto = blocks["onto"]
+        self.tiles = onto // (3 * 16)
         self.actions = vec.action_space_size
         cell_in = 5 * planes  # the space and its four neighbours
         self.p: Params = {
@@ -62,6 +66,8 @@ class Agent:
             "b1": np.zeros(hidden),
             "w2": rng.normal(0, 0.1 / math.sqrt(hidden), (hidden, 4)),
             "b2": np.zeros(4),
+            "wo": np.zeros((features, 3 * 16)),
+            "bo": np.zeros(3 * 16),
             "wg": np.zeros((features, self.actions)),
             "bg": np.zeros(self.actions),
             "wv": np.zeros(features),
@@ -102,6 +108,9 @@ class Agent:
         logits = features @ p["wg"] + p["bg"]
         k = x.shape[1]
         logits[:, self.place0 : self.place0 + 4 * k] = slot_logits.reshape(len(x), 4 * k)
+        onto = (features @ p["wo"] + p["bo"]).reshape(len(x), 3, 1, 16)
+        span = slice(self.onto0, self.onto0 + 3 * self.tiles * 16)
+        logits[:, span] = np.broadcast_to(onto, (len(x), 3, self.tiles, 16)).reshape(len(x), -1)
         logits = np.where(mask, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
@@ -114,8 +123,11 @@ class Agent:
         k = int(cache["k"])
         n = len(dlogits)
         dslot = dlogits[:, self.place0 : self.place0 + 4 * k].reshape(n, k, 4)
+        span = slice(self.onto0, self.onto0 + 3 * self.tiles * 16)
+        donto = dlogits[:, span].reshape(n, 3, self.tiles, 16).sum(axis=2).reshape(n, 3 * 16)
         dglobal = dlogits.copy()
         dglobal[:, self.place0 : self.place0 + 4 * k] = 0  # those logits came from the spatial head
+        dglobal[:, span] = 0  # and those from the follower head
         h, x = cache["h"], cache["x"]
         dh = dslot @ self.p["w2"].T
         dpre = dh * (cache["pre"] > 0)
@@ -125,6 +137,8 @@ class Agent:
             "b2": dslot.sum(axis=(0, 1)),
             "w1": np.einsum("nki,nkh->ih", x, dpre),
             "b1": dpre.sum(axis=(0, 1)),
+            "wo": f.T @ donto,
+            "bo": donto.sum(axis=0),
             "wg": f.T @ dglobal,
             "bg": dglobal.sum(axis=0),
             "wv": f.T @ dvalues,

@@ -1,4 +1,4 @@
-"""Random play through pyspiel, ours against OpenSpiel's own chess: player decisions a second.
+"""Random play through pyspiel, ours against OpenSpiel's chess (C++) and its tic-tac-toe written in Python.
 
 python crates/py/examples/pyspiel_speed.py [--seconds 3]
 """
@@ -11,7 +11,14 @@ import pyspiel
 
 import carcassonne.openspiel  # noqa: F401  (registers the game)
 
-GAMES = ["chess", "python_carcassonne", "python_carcassonne(sets=base+am+pd+cc+half)"]
+try:  # OpenSpiel's own example of a game written in Python, for comparison
+    import open_spiel.python.games.tic_tac_toe  # noqa: F401
+
+    OTHERS = ["python_tic_tac_toe"]
+except ImportError:
+    OTHERS = []
+
+GAMES = ["chess", *OTHERS, "python_carcassonne", "python_carcassonne(sets=base+am+pd+cc+half)"]
 
 
 def decisions_per_second(name: str, seconds: float) -> float:
