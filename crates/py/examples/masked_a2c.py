@@ -4,9 +4,10 @@
     python crates/py/examples/masked_a2c.py --updates 3 --eval 4   # a smoke run (the tests run this)
 
 The agent plays seat 0 of 2-player base games; the opponent (``--opponent``, `random` by default) plays inside
-VecGame's step. Before and after training it plays ``--eval`` games against `random` and against `greedy` with its
-most likely action, and prints its win rates with their 95% Wilson intervals; during training it prints a line of
-its learning curve (games, win rate against the training opponent in the last games) every ``--report`` seconds.
+VecGame's step. Before and after training it plays ``--eval`` games against `random` and against `greedy`, sampling
+its policy (``--eval-mode likeliest``: its most likely action), and prints its win rates with their 95% Wilson
+intervals; during training it prints a line of its learning curve (games, win rate against the training opponent in
+the last games) every ``--report`` seconds.
 
 The network, written out in numpy so that it needs nothing else:
 
@@ -19,7 +20,8 @@ The network, written out in numpy so that it needs nothing else:
 - a value head: a linear layer from the feature vector.
 
 Illegal ids are masked before the softmax (``VecGame.legal_mask``). The loss is A2C's: the policy gradient weighted
-by the advantage of n-step returns (bootstrapped from the value), the value's squared error, and an entropy bonus;
+by the advantage of n-step returns (bootstrapped from the value; normalised over the batch), the value's squared
+error, and an entropy bonus;
 Adam updates every ``--steps`` decisions of the ``--games`` games. The reward at each decision is the change in the
 agent's lead (its points gained minus the opponent's, over 50), and ±1 at the end of the game for the result.
 """
@@ -187,8 +189,10 @@ def choose(probs: np.ndarray, rng: Optional[np.random.Generator]) -> np.ndarray:
     return picked
 
 
-def evaluate(agent: Agent, opponent: str, games: int, seed: int) -> Tuple[float, int]:
-    """Wins (a draw counts half) of the agent's most likely actions in ``games`` games against ``opponent``."""
+def evaluate(agent: Agent, opponent: str, games: int, seed: int, sample: bool) -> Tuple[float, int]:
+    """Wins (a draw counts half) in ``games`` games against ``opponent``: the agent samples its policy (with a
+    generator of its own seeded by ``seed``), or with ``sample=False`` takes its most likely action."""
+    rng = np.random.default_rng(seed) if sample else None
     vec = carcassonne.VecGame(min(games, 32), players=2, seed=seed, window=agent.width, bots={1: opponent})
     buf = buffers_for(vec, agent)
     wins, played = 0.0, 0
@@ -198,7 +202,7 @@ def evaluate(agent: Agent, opponent: str, games: int, seed: int) -> Tuple[float,
     while played < games:
         observe(vec, buf)
         probs, _, _ = agent.forward(buf["board"], buf["features"], buf["cells"], buf["mask"])
-        _, terminated, truncated, finals = vec.step(choose(probs, None))
+        _, terminated, truncated, finals = vec.step(choose(probs, rng))
         for i in np.flatnonzero(terminated | truncated):
             if done_in[i] < quota[i]:
                 done_in[i] += 1
@@ -215,7 +219,7 @@ def train(args: argparse.Namespace) -> None:
 
     def report_eval(when: str) -> None:
         for opp in ("random", "greedy"):
-            w, n = evaluate(agent, opp, args.eval, seed=10_000 + args.seed)
+            w, n = evaluate(agent, opp, args.eval, seed=10_000 + args.seed, sample=args.eval_mode == "sample")
             lo, hi = wilson(w, n)
             print(f"{when}: against {opp}, won {w:g} of {n} ({w / n:.0%}, 95% {lo:.0%} to {hi:.0%})", flush=True)
 
@@ -250,11 +254,18 @@ def train(args: argparse.Namespace) -> None:
         observe(vec, buf)
         _, bootstrap, _ = agent.forward(buf["board"], buf["features"], buf["cells"], buf["mask"])
         ret = bootstrap
+        returns: List[np.ndarray] = [bootstrap] * args.steps
+        for t in reversed(range(args.steps)):
+            ret = rewards[t] + args.gamma * ret * (~dones[t])
+            returns[t] = ret
+        advantages = np.array([returns[t] - values[t] for t in range(args.steps)])
+        # Normalised over the batch, as A2C and PPO implementations do: the step's size no longer depends on the
+        # scale of the returns, which keeps the policy from lurching.
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
         grads: Optional[Params] = None
         total = args.steps * len(vec)
         for t in reversed(range(args.steps)):
-            ret = rewards[t] + args.gamma * ret * (~dones[t])
-            adv = ret - values[t]
+            ret, adv = returns[t], advantages[t]
             probs, actions = dlog_inputs[t]
             onehot = np.zeros_like(probs)
             onehot[np.arange(len(actions)), actions] = 1
@@ -287,7 +298,10 @@ def main() -> None:
     parser.add_argument("--eval", type=int, default=100, help="games against random and greedy, before and after")
     parser.add_argument("--window", type=int, default=16, help="observation window")
     parser.add_argument("--hidden", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument(
+        "--eval-mode", choices=["sample", "likeliest"], default="sample", help="how it plays to be measured"
+    )
+    parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--gamma", type=float, default=0.99)
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--value", type=float, default=0.5)
