@@ -2,6 +2,7 @@
 // The board: tiles where the server says they are, figures on the segments it names, and clickable marks for the
 // legal actions it sent. Pan by dragging, zoom with the wheel, a pinch or the buttons.
 
+import { t } from "./i18n.js";
 import { defs, drawTile, el, figure, PLAYER_COLORS, segAnchor, symbol } from "./tiles.js";
 
 const CORNERS = ["NE", "SE", "SW", "NW"];
@@ -31,27 +32,40 @@ const origin = ([x, y]) => [x * 100, -y * 100];
 
 const figureKey = (space, segment, corner, player, figure) => `${space}|${corner || ""}|${segment}|${player}|${figure}`;
 
-// Spots (the clickable marks of a decision): a spot's radius in board units by kind, the least radius it has on the
-// screen however far the board is zoomed out, and the room left between two spots' rings, in pixels.
+// Spots (the clickable marks of a decision): a spot's radius in board units by kind, and the room left between two
+// spots' rings, in pixels.
 const SPOT_RADIUS = { dragon: 16, princess: 15, "crop-remove": 15 };
-const SPOT_MIN_PX = 11;
 const SPOT_GAP_PX = 5;
+// The board fitted to its tiles keeps this many pixels more on each side.
+const FIT_PAD_PX = 40;
+const BARN_ICON = "M-5 4 V-1.5 L0 -5.5 L5 -1.5 V4 Z";
 
-// Move `points` apart so that no two are closer than `need(i, j)`, each as little as it can: a pair too close push
-// each other apart along the line between them (two at the same point: the first to the left, the second to the
-// right), pass after pass. Should that not settle, each crowd goes round a circle of its own, which always does.
-export function spread(points, need, passes = 80) {
+// A spot's least radius on the screen, in pixels: 24 pixels across to click, 44 to touch.
+const spotMinPx = () => (globalThis.matchMedia?.("(pointer: coarse)").matches ? 22 : 12);
+
+// Points too close to each other move apart, each as little as it can: a pair closer than `need(i, j)` push each
+// other apart along the line between them (two at the same point: in a direction of their own), pass after pass.
+// `settled`: whether no pair is too close at the end. With a `limit`, it stops as soon as a point has gone farther
+// (`strayed`).
+/**
+ * @param {[number, number][]} points
+ * @param {(i: number, j: number) => number} need
+ * @param {number} passes
+ * @returns {{ p: [number, number][], settled: boolean, strayed?: boolean }}
+ */
+function nudge(points, need, passes, limit = Infinity) {
   const n = points.length;
+  /** @type {[number, number][]} */
   const p = points.map(([x, y]) => [x, y]);
-  const clash = (q, i, j) => Math.hypot(q[j][0] - q[i][0], q[j][1] - q[i][1]) < need(i, j) - 1e-6;
   for (let pass = 0; pass < passes; pass++) {
     let moved = false;
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        if (!clash(p, i, j)) continue;
         let dx = p[j][0] - p[i][0],
           dy = p[j][1] - p[i][1],
           d = Math.hypot(dx, dy);
+        const want = need(i, j);
+        if (d >= want - 1e-6) continue;
         if (d < 1e-6) {
           // The same point: a direction of their own (the golden angle apart for each further pair).
           const a = (j - i - 1 + i * 3) * 2.399963;
@@ -62,7 +76,7 @@ export function spread(points, need, passes = 80) {
           dx /= d;
           dy /= d;
         }
-        const push = (need(i, j) * 1.02 - d) / 2;
+        const push = (want * 1.02 - d) / 2;
         p[i][0] -= dx * push;
         p[i][1] -= dy * push;
         p[j][0] += dx * push;
@@ -70,8 +84,38 @@ export function spread(points, need, passes = 80) {
         moved = true;
       }
     }
-    if (!moved) return p;
+    if (!moved) return { p, settled: true };
+    if (limit < Infinity && p.some(([x, y], i) => Math.hypot(x - points[i][0], y - points[i][1]) > limit))
+      return { p, settled: false, strayed: true };
   }
+  return { p, settled: !clashes(p, need).length };
+}
+
+// The pairs of `p` closer than `need` says.
+/**
+ * @param {[number, number][]} p
+ * @param {(i: number, j: number) => number} need
+ */
+function clashes(p, need) {
+  const out = [];
+  for (let i = 0; i < p.length; i++)
+    for (let j = i + 1; j < p.length; j++)
+      if (Math.hypot(p[j][0] - p[i][0], p[j][1] - p[i][1]) < need(i, j) - 1e-6) out.push([i, j]);
+  return out;
+}
+
+// Move `points` apart so that no two are closer than `need(i, j)`, each as little as it can (see nudge). Should
+// that not settle, each crowd goes round a circle of its own, which always does. (The figures on a crowded point.)
+/**
+ * @param {[number, number][]} points
+ * @param {(i: number, j: number) => number} need
+ * @returns {[number, number][]}
+ */
+export function spread(points, need, passes = 80) {
+  const n = points.length;
+  const { p, settled } = nudge(points, need, passes);
+  if (settled) return p;
+  const clash = (q, i, j) => Math.hypot(q[j][0] - q[i][0], q[j][1] - q[i][1]) < need(i, j) - 1e-6;
   // Crowds: points still too close join one group; each group goes round a circle about its middle, its members in
   // the order of their angles, the circle wide enough for the widest pair. Groups that then clash join, until none do.
   const group = [...Array(n).keys()];
@@ -79,6 +123,7 @@ export function spread(points, need, passes = 80) {
     if (group[i] !== i) group[i] = find(group[i]);
     return group[i];
   };
+  /** @type {[number, number][]} */
   const q = p.map(([x, y]) => [x, y]);
   for (let round = 0; round < n; round++) {
     let joined = false;
@@ -112,6 +157,69 @@ export function spread(points, need, passes = 80) {
     }
   }
   return q;
+}
+
+// Where the spots of a decision go at one zoom, all in screen pixels: `spots` are the points they stand for, each
+// with its radius. A spot stays on its point, or moves off it by at most `reach` (a line leads back), so that no two
+// are closer than their radii and `gap`. Where that cannot be (zoomed out, a portal's hundred spots on a few
+// tiles), the spots of a crowded place become one crowd spot, at their middle, that offers the choice of them. The
+// answer: every mark to draw, with the spots it stands for (one, or a crowd), where it goes and its radius. Always
+// so: every spot is in one mark; no two marks are closer than their radii and `gap`; no mark is farther than
+// `reach` from its point (a crowd's: the middle of its spots).
+/**
+ * @typedef {{ members: number[], at: [number, number], r: number }} SpotMark
+ * @param {{ x: number, y: number, r: number }[]} spots
+ * @param {{ gap: number, reach: number }} room
+ * @returns {SpotMark[]}
+ */
+export function placeSpots(spots, { gap, reach }) {
+  /** @type {{ members: number[], anchor: [number, number], r: number }[]} */
+  let marks = spots.map((s, i) => ({ members: [i], anchor: [s.x, s.y], r: s.r }));
+  for (;;) {
+    const need = (i, j) => marks[i].r + marks[j].r + gap;
+    const { p, settled, strayed } = nudge(
+      marks.map((m) => m.anchor),
+      need,
+      60,
+      reach,
+    );
+    // The marks that would have to go too far, else those that still clash.
+    const bad = new Set();
+    marks.forEach((m, i) => {
+      if (Math.hypot(p[i][0] - m.anchor[0], p[i][1] - m.anchor[1]) > reach) bad.add(i);
+    });
+    if (!settled && !strayed) for (const [i, j] of clashes(p, need)) bad.add(i).add(j);
+    if (!bad.size) return marks.map((m, i) => ({ members: m.members, at: p[i], r: m.r }));
+    // Each of them joins its nearest mark (by the points they stand for), the nearest pairs first, each mark in one
+    // pair at most each round, so that crowds grow from the most crowded places.
+    const pairs = [];
+    for (const i of bad) {
+      let best = -1,
+        bestD = Infinity;
+      marks.forEach((m, j) => {
+        const d = Math.hypot(m.anchor[0] - marks[i].anchor[0], m.anchor[1] - marks[i].anchor[1]);
+        if (j !== i && d < bestD) [best, bestD] = [j, d];
+      });
+      pairs.push({ i, j: best, d: bestD });
+    }
+    pairs.sort((a, b) => a.d - b.d || a.i - b.i);
+    const taken = new Set();
+    const joined = [];
+    for (const { i, j } of pairs) {
+      if (taken.has(i) || taken.has(j)) continue;
+      taken.add(i).add(j);
+      const members = [...marks[i].members, ...marks[j].members].sort((a, b) => a - b);
+      const m = members.length;
+      joined.push({
+        members,
+        anchor: /** @type {[number, number]} */ (
+          members.reduce((a, k) => [a[0] + spots[k].x / m, a[1] + spots[k].y / m], [0, 0])
+        ),
+        r: Math.max(marks[i].r, marks[j].r),
+      });
+    }
+    marks = [...marks.filter((_, i) => !taken.has(i)), ...joined].sort((a, b) => a.members[0] - b.members[0]);
+  }
 }
 
 export class Board {
@@ -176,7 +284,7 @@ export class Board {
     }
   }
 
-  // Show everything placed, with a margin of one space.
+  // Show everything placed, with a margin of one and a half spaces.
   fit() {
     const spaces = (this.state?.board || []).map((t) => parseSpace(t.space));
     if (!spaces.length) spaces.push([0, 0]);
@@ -190,10 +298,16 @@ export class Board {
     ];
     const rect = this.svg.getBoundingClientRect();
     const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1;
+    // And FIT_PAD_PX more on each side, so that the controls over the board's edges (the zoom buttons, "Who holds
+    // what") stay clear of the spots, even of those moved off their tiles.
+    const pad = Math.min(rect.width, rect.height) > 6 * FIT_PAD_PX ? FIT_PAD_PX : 0;
+    const [iw, ih] = [rect.width - 2 * pad, rect.height - 2 * pad];
+    const inner = pad ? iw / ih : aspect;
     let w = (x1 - x0) * 100,
       h = (y1 - y0) * 100;
-    if (w / h < aspect) w = h * aspect;
-    else h = w / aspect;
+    if (w / h < inner) w = h * inner;
+    else h = w / inner;
+    if (pad) [w, h] = [(w * rect.width) / iw, (h * rect.height) / ih];
     const cx = ((x0 + x1) / 2) * 100,
       cy = ((y0 + y1) / 2) * 100;
     this.view = { x: cx - w / 2, y: cy - h / 2, w: Math.max(w, 300), h: Math.max(h, 300 / aspect) };
@@ -432,10 +546,12 @@ export class Board {
   clearMarks() {
     const focused = document.activeElement;
     if (focused && this.svg.contains(focused)) this.refocus = focused.getAttribute("aria-label");
+    this.closeChooser();
     this.layers.marks.replaceChildren();
     this.layers.ghost.replaceChildren();
     this.layers.spots.replaceChildren();
     this.spotList = [];
+    this.spotLayout = null;
   }
 
   // A clickable spot for `at` (board units): a ring that pulses. `tag` labels it: a letter (the feature's), or
@@ -459,7 +575,7 @@ export class Board {
     el("circle", { r: radius, class: "ring" }, body);
     let tagEl = null;
     if (tag === "barn") {
-      tagEl = el("path", { d: "M-5 4 V-1.5 L0 -5.5 L5 -1.5 V4 Z", class: "spot-tag spot-icon" }, body);
+      tagEl = el("path", { d: BARN_ICON, class: "spot-tag spot-icon" }, body);
     } else if (tag) {
       tagEl = el(
         "text",
@@ -481,40 +597,213 @@ export class Board {
       }
     });
     this.spotList ||= [];
-    this.spotList.push({ g, body, at, radius, tagEl, tagWhenMoved });
+    this.spotList.push({ g, body, at, radius, tag, tagEl, tagWhenMoved, label, onClick });
+    this.spotLayout = null;
     this.takeFocus(g, label);
     return g;
   }
 
-  // Every spot of the decision its own place at the current zoom: each at least SPOT_MIN_PX in radius on the
-  // screen, and no two closer than their radii and SPOT_GAP_PX. Spots too close to each other move apart (see
-  // spread), each with a thin line back to the point it stands for.
+  // Every spot of the decision its own place at the current zoom (see placeSpots): each at least spotMinPx() in
+  // radius on the screen, no two closer than their radii and SPOT_GAP_PX. Spots too close to each other move apart,
+  // each with a thin line back to the point it stands for; where they would have to go too far, a crowd of them
+  // becomes one spot that offers the choice. Only the marks that change leave the board, so the one with the
+  // keyboard's focus keeps it (or the crowd it joins, or the first spot of the crowd it was, takes it). Panning keeps
+  // the layout.
   layoutSpots() {
     const list = this.spotList || [];
-    const leaders = this.layers.spots.querySelector(".leaders");
-    if (leaders) leaders.remove();
-    if (!list.length) return;
     const ppu = this.pixelsPerUnit() || 1;
-    const k = Math.max(1, SPOT_MIN_PX / (9 * ppu));
-    const gap = SPOT_GAP_PX / ppu;
-    const places = spread(
-      list.map((s) => s.at),
-      (i, j) => (list[i].radius + list[j].radius) * k + gap,
+    const min = spotMinPx();
+    const key = `${ppu.toFixed(5)}|${min}`;
+    if (this.spotLayout?.key === key && this.spotLayout.list === list) return;
+    this.closeChooser();
+    const layer = this.layers.spots;
+    const focused = /** @type {Element | null} */ (document.activeElement);
+    const mine = list.findIndex((s) => s.g === focused);
+    const focusedAt =
+      mine >= 0 ? mine : focused && layer.contains(focused) ? this.spotLayout?.first.get(focused) : undefined;
+    const k = Math.max(1, min / (9 * ppu));
+    const unit = 9 * k * ppu;
+    const marks = placeSpots(
+      list.map((s) => ({ x: s.at[0] * ppu, y: s.at[1] * ppu, r: s.radius * k * ppu })),
+      { gap: SPOT_GAP_PX, reach: 2 * unit + SPOT_GAP_PX },
     );
     const lines = el("g", { class: "leaders" });
-    this.layers.spots.prepend(lines);
-    list.forEach((s, i) => {
-      const [x, y] = places[i];
-      s.g.setAttribute("transform", `translate(${x.toFixed(2)} ${y.toFixed(2)})`);
-      if (k === 1) s.body.removeAttribute("transform");
-      else s.body.setAttribute("transform", `scale(${k.toFixed(3)})`);
-      const moved = Math.hypot(x - s.at[0], y - s.at[1]);
-      if (s.tagEl) s.tagEl.style.display = s.tagWhenMoved && moved < 1 ? "none" : "";
-      if (moved > s.radius * k) {
-        el("line", { x1: s.at[0], y1: s.at[1], x2: x, y2: y, class: "leader", "stroke-width": 1.5 * k }, lines);
-        el("circle", { cx: s.at[0], cy: s.at[1], r: 2.5 * k, class: "leader-end" }, lines);
+    const shown = [lines];
+    const crowds = [];
+    /** The first spot (its index) each mark on the board stands for. @type {Map<Element, number>} */
+    const first = new Map();
+    for (const m of marks) {
+      const [x, y] = [m.at[0] / ppu, m.at[1] / ppu];
+      if (m.members.length === 1) {
+        const s = list[m.members[0]];
+        s.g.setAttribute("transform", `translate(${x.toFixed(2)} ${y.toFixed(2)})`);
+        if (k === 1) s.body.removeAttribute("transform");
+        else s.body.setAttribute("transform", `scale(${k.toFixed(3)})`);
+        const moved = Math.hypot(x - s.at[0], y - s.at[1]);
+        if (s.tagEl) s.tagEl.style.display = s.tagWhenMoved && moved < 1 ? "none" : "";
+        if (moved > s.radius * k) {
+          el("line", { x1: s.at[0], y1: s.at[1], x2: x, y2: y, class: "leader", "stroke-width": 1.5 * k }, lines);
+          el("circle", { cx: s.at[0], cy: s.at[1], r: 2.5 * k, class: "leader-end" }, lines);
+        }
+        shown.push(s.g);
+        first.set(s.g, m.members[0]);
+      } else {
+        const members = m.members.map((i) => list[i]);
+        const g = this.crowdMark(members, [x, y], k, m.r / ppu / k);
+        // Where each of its spots stands for, a dot.
+        for (const s of members) el("circle", { cx: s.at[0], cy: s.at[1], r: 2.5 * k, class: "leader-end" }, lines);
+        shown.push(g);
+        crowds.push(g);
+        first.set(g, m.members[0]);
+      }
+    }
+    const keep = new Set(shown);
+    for (const c of [...layer.children]) if (!keep.has(c)) c.remove();
+    // What stays is in the order of `shown` already: the rest goes in between.
+    let next = layer.firstChild;
+    for (const node of shown) {
+      if (node === next) next = next.nextSibling;
+      else layer.insertBefore(node, next);
+    }
+    this.spotLayout = { key, list, first };
+    for (const g of crowds) this.takeFocus(g, g.getAttribute("aria-label"));
+    if (focusedAt !== undefined && document.activeElement !== focused) {
+      const m = marks.find((m) => m.members.includes(focusedAt));
+      const g = m && [...first].find(([, i]) => i === m.members[0])?.[0];
+      /** @type {SVGElement | undefined} */ (g)?.focus({ preventScroll: true });
+    }
+  }
+
+  // One spot for a crowd of spots, at `at` (board units): a double ring with their number; a click (or Enter) opens
+  // the list of them to choose from.
+  crowdMark(members, at, k, radius) {
+    const label = t("crowdSpot", { n: members.length });
+    const g = el("g", {
+      class: "mark mark-crowd",
+      transform: `translate(${at[0].toFixed(2)} ${at[1].toFixed(2)})`,
+      tabindex: 0,
+      role: "button",
+      "aria-label": label,
+      "aria-haspopup": "true",
+    });
+    const body = el("g", { class: "spot-body" }, g);
+    if (k !== 1) body.setAttribute("transform", `scale(${k.toFixed(3)})`);
+    el("circle", { r: radius + 4.5, class: "focus-ring" }, body);
+    el("circle", { r: radius, class: "ring" }, body);
+    el("circle", { r: radius - 3, class: "crowd-inner" }, body);
+    el(
+      "text",
+      { class: "spot-tag", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 10 },
+      body,
+    ).textContent = String(members.length);
+    el("title", {}, g).textContent = label;
+    g.addEventListener("click", (e) => {
+      e.stopPropagation();
+      if ((this.dragged || 0) <= 4) this.openChooser(g, members);
+    });
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        this.openChooser(g, members);
       }
     });
+    return g;
+  }
+
+  // The list of a crowd's spots, beside it: each a button that says what it does and, hovered or focused, rings the
+  // point it stands for. Esc (or a click elsewhere) closes it.
+  openChooser(crowd, members) {
+    this.closeChooser();
+    const wrap = /** @type {HTMLElement} */ (this.svg.parentElement);
+    const box = document.createElement("div");
+    box.className = "spot-chooser";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", t("chooseSpot"));
+    const head = document.createElement("p");
+    head.textContent = t("chooseSpot");
+    box.append(head);
+    const buttons = members.map((s) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small";
+      if (s.tag) {
+        // The spot's own letter or icon.
+        const tag = el(
+          "svg",
+          { class: "chooser-tag", viewBox: "-9 -9 18 18", width: 18, height: 18, "aria-hidden": "true" },
+          b,
+        );
+        el("circle", { r: 8, class: "ring" }, tag);
+        if (s.tag === "barn") el("path", { d: BARN_ICON, class: "spot-tag spot-icon" }, tag);
+        else {
+          const letter = el(
+            "text",
+            { class: "spot-tag", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 10 },
+            tag,
+          );
+          letter.textContent = s.tag;
+        }
+      }
+      b.append(s.label);
+      b.addEventListener("click", () => {
+        this.closeChooser();
+        s.onClick();
+      });
+      for (const on of ["pointerenter", "focus"]) b.addEventListener(on, () => this.previewSpot(s));
+      for (const off of ["pointerleave", "blur"]) b.addEventListener(off, () => this.previewSpot(null));
+      box.append(b);
+      return b;
+    });
+    box.addEventListener("keydown", (e) => {
+      const i = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        this.closeChooser();
+        crowd.focus({ preventScroll: true });
+      } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const d = e.key === "ArrowDown" ? 1 : -1;
+        buttons[(i + d + buttons.length) % buttons.length].focus();
+      }
+    });
+    wrap.append(box);
+    // Beside the crowd's spot, inside the board.
+    const c = crowd.getBoundingClientRect(),
+      w = wrap.getBoundingClientRect(),
+      b = box.getBoundingClientRect();
+    let left = c.right - w.left + 6;
+    if (left + b.width > w.width - 4) left = c.left - w.left - 6 - b.width;
+    const top = Math.min(Math.max(4, c.top - w.top - 8), Math.max(4, w.height - b.height - 4));
+    box.style.left = `${Math.max(4, left)}px`;
+    box.style.top = `${top}px`;
+    this.chooser = box;
+    this.closeOutside = (e) => {
+      if (!box.contains(/** @type {Node} */ (e.target))) this.closeChooser();
+    };
+    document.addEventListener("pointerdown", this.closeOutside, true);
+    buttons[0]?.focus({ preventScroll: true });
+  }
+
+  closeChooser() {
+    if (this.closeOutside) document.removeEventListener("pointerdown", this.closeOutside, true);
+    this.closeOutside = null;
+    this.chooser?.remove();
+    this.chooser = null;
+    this.previewSpot(null);
+  }
+
+  // A ring on the point a spot of a crowd stands for (null: none).
+  previewSpot(s) {
+    this.previewEl?.remove();
+    this.previewEl = null;
+    if (!s) return;
+    const k = Math.max(1, spotMinPx() / (9 * (this.pixelsPerUnit() || 1)));
+    this.previewEl = el(
+      "circle",
+      { cx: s.at[0], cy: s.at[1], r: s.radius * k, class: "spot-preview", "stroke-width": 2.5 * k },
+      this.layers.spots,
+    );
   }
 
   // A space where the tile may go: a dashed square (or a triangle's half) that can be clicked.

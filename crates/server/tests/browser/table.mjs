@@ -11,7 +11,8 @@
 // 9. The table by keyboard alone, and seats told apart by more than colour (issue 22, item 15).
 // 10. The landing page's two ways to start (issue 22, item 13).
 // Every page must log no console error. On every move, every spot of the decision showing must be its own (none on
-// another, each reached by a click at its centre), and a finished game's final scores must add up to the scores shown.
+// another, each reached by a click at its centre; zoomed out, a crowd that cannot each have a place near its point
+// is one spot, whose list offers each of them), and a finished game's final scores must add up to the scores shown.
 // Screenshots go to OUT_DIR. Exits 1 on any failure.
 
 import { mkdirSync } from "node:fs";
@@ -55,6 +56,12 @@ function watch(page, name) {
     failures.push(`${name}: console error: ${m.text()}`);
   });
   page.on("pageerror", (e) => failures.push(`${name}: page error: ${e.message}`));
+  // What the server refused as illegal (a 422, which Chromium logs as a console error with no more to say).
+  page.on("response", async (r) => {
+    if (r.status() !== 422) return;
+    const body = await r.text().catch(() => "");
+    failures.push(`${name}: the server refused ${r.request().postData()} (${new URL(r.url()).pathname}): ${body}`);
+  });
 }
 
 async function api(path, body, token) {
@@ -124,6 +131,56 @@ async function checkSpots(page, when = "") {
   if (kept.length < 6) kept.push(...found.out.slice(0, 6 - kept.length).map((f) => `${when}${f}`));
   spotFailures.set(name, kept);
   return false;
+}
+
+// Zoomed out, spots that cannot each have a place near their point are one spot for the crowd: a click on it lists
+// them (as many as it says), Esc closes the list and gives the focus back to it. The first crowd of each page is
+// photographed with its list open. A crowd gone meanwhile (the view changed: an action was on its way) is no
+// failure.
+async function checkCrowd(page, when) {
+  const crowd = page.locator("svg.board .mark-crowd");
+  const n = await crowd.count();
+  if (!n) return;
+  const name = names.get(page) || "page";
+  report.crowds = (report.crowds || 0) + n;
+  const first = await crowd
+    .first()
+    .elementHandle({ timeout: 500 })
+    .catch(() => null);
+  if (!first) return;
+  const gone = () => first.evaluate((g) => !g.isConnected);
+  try {
+    const says = Number(await first.evaluate((g) => g.querySelector(".spot-tag")?.textContent));
+    await first.click({ timeout: 1000 });
+    const options = page.locator(".spot-chooser button");
+    await options
+      .first()
+      .waitFor({ timeout: 1000 })
+      .catch(() => {});
+    const listed = await options.count();
+    if (await gone()) return;
+    if (!listed) {
+      failures.push(`${name}: a click on a crowd of ${says} spots (${when}) opens no list`);
+      return;
+    }
+    if (listed !== says) failures.push(`${name}: a crowd of ${says} spots (${when}) lists ${listed}`);
+    report.crowd_lists ||= {};
+    if (!report.crowd_lists[name]) {
+      report.crowd_lists[name] = await options.allTextContents();
+      await page.screenshot({ path: `${out}/2-crowd-${name.replace(/\W+/g, "-")}.png` });
+    }
+    await page.keyboard.press("Escape");
+    if (await gone()) return;
+    if (await page.locator(".spot-chooser").count())
+      failures.push(`${name}: Esc does not close the list of a crowd of spots (${when})`);
+    else if (!(await first.evaluate((g) => g === document.activeElement)))
+      failures.push(`${name}: after Esc, the focus is not on the crowd of spots (${when})`);
+  } catch (e) {
+    if (!(await gone().catch(() => true)))
+      failures.push(`${name}: a crowd of spots (${when}): ${String(e.message).split("\n")[0]}`);
+  } finally {
+    await first.dispose();
+  }
 }
 
 // The final scores dialog: each player's points by kind add up to the total in the dialog, which is the score shown
@@ -243,6 +300,7 @@ async function move(page, used, prefer = true) {
   await add(".space-mark", "place");
   for (const k of ["deploy", "barn", "portal", "fairy", "princess", "wagon-move", "crop-add", "crop-remove", "dragon"])
     await add(`.mark-${k}`, k);
+  await add(".mark-crowd", "crowd");
   await add(".figures button", "figure");
   await add("[data-choice]", "choice");
   await add(".picks .tile-button", "pick");
@@ -255,6 +313,12 @@ async function move(page, used, prefer = true) {
       : controls.filter((c) => c.kind !== "pass" || controls.length === 1 || Math.random() < 0.3);
   const c = pool[Math.floor(Math.random() * pool.length)] || controls[0];
   await page.locator(c.sel).nth(c.i).click();
+  if (c.kind === "crowd") {
+    // A crowd of spots as one: its list offers each of them.
+    const options = page.locator(".spot-chooser button");
+    await options.first().waitFor();
+    await options.nth(Math.floor(Math.random() * (await options.count()))).click();
+  }
   if (c.kind === "place") {
     // Sometimes turn the tile first (only legal orientations are offered), then place it.
     const right = page.getByRole("button", { name: "Rotate right" });
@@ -1015,11 +1079,19 @@ if (runs("modules")) {
     triangles = new Set(tiles.tiles.filter((t) => t.shape === "triangle").map((t) => t.id));
     const r = await playToTheEnd(page, "every module", 150, async (n) => {
       if (n % 60 === 0) await page.screenshot({ path: `${out}/2-game${game + 1}-${n}.png` });
-      // Now and then, zoomed out (the spots keep a size that can be clicked, and stay apart), then back.
-      if (n % 15 === 0 && (await page.locator("svg.board .mark").count())) {
+      // Now and then, zoomed out (the spots keep a size that can be clicked, and stay apart, or a crowd of them is
+      // one spot), then back.
+      // Every portal's decision too (a spot on any free feature of the board: the most crowded there is).
+      const portal = (await page.locator("svg.board .mark-portal, svg.board .mark-crowd").count()) > 0;
+      if ((n % 15 === 0 || portal) && (await page.locator("svg.board .mark").count())) {
         for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Zoom out" }).click();
         await checkSpots(page, "zoomed out: ");
+        await checkCrowd(page, `${game + 1}-${n}`);
         if (n % 60 === 0) await page.screenshot({ path: `${out}/2-game${game + 1}-${n}-zoomed-out.png` });
+        // And as far out as it goes, where the spots of a tile or more are a crowd.
+        for (let i = 0; i < 10; i++) await page.getByRole("button", { name: "Zoom out" }).click();
+        await checkSpots(page, "zoomed far out: ");
+        await checkCrowd(page, `${game + 1}-${n}, far out`);
         await page.getByRole("button", { name: "Show the whole board" }).click();
       }
     });

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseSpace, seatMark, spread, turns } from "../../../web/board.js";
+import { parseSpace, placeSpots, seatMark, spread, turns } from "../../../web/board.js";
 import { inkOn, PLAYER_COLORS } from "../../../web/tiles.js";
 
 test("orientations as quarter turns", () => {
@@ -58,4 +58,82 @@ test("seats are marked by their number, in a colour that reads on theirs", () =>
   assert.equal(inkOn("#f0c22c"), "#1a1208"); // yellow: dark ink
   assert.equal(inkOn("#1f1f1f"), "#fff"); // black: white ink
   for (const c of PLAYER_COLORS) assert.ok(["#fff", "#1a1208"].includes(inkOn(c)));
+});
+
+// What placeSpots always guarantees: every spot in one mark, no two marks closer than their radii and the gap, no
+// mark farther than `reach` from its point (a crowd's: the middle of its spots).
+function assertPlaced(spots, marks, { gap, reach }, what) {
+  const seen = marks.flatMap((m) => m.members).sort((a, b) => a - b);
+  assert.deepEqual(seen, [...spots.keys()], `${what}: every spot in one mark`);
+  for (let i = 0; i < marks.length; i++) {
+    const a = marks[i];
+    for (let j = i + 1; j < marks.length; j++) {
+      const b = marks[j];
+      const d = Math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]);
+      assert.ok(d >= a.r + b.r + gap - 1e-6, `${what}: marks ${i} and ${j} ${d.toFixed(1)} apart`);
+    }
+    const m = a.members.length;
+    const mid = a.members.reduce((c, k) => [c[0] + spots[k].x / m, c[1] + spots[k].y / m], [0, 0]);
+    const off = Math.hypot(a.at[0] - mid[0], a.at[1] - mid[1]);
+    assert.ok(off <= reach + 1e-6, `${what}: mark ${i} ${off.toFixed(1)} from its point`);
+    assert.ok(a.r >= Math.max(...a.members.map((k) => spots[k].r)) - 1e-9, `${what}: mark ${i} as large as its spots`);
+  }
+}
+
+test("spots with room stay on their points, alone", () => {
+  const spots = [
+    { x: 0, y: 0, r: 12 },
+    { x: 40, y: 0, r: 12 },
+    { x: 0, y: 40, r: 21 },
+  ];
+  const marks = placeSpots(spots, { gap: 5, reach: 29 });
+  assert.deepEqual(
+    marks.map((m) => [m.members, m.at]),
+    spots.map((s, i) => [[i], [s.x, s.y]]),
+  );
+});
+
+test("a monk and a farmer on one point each get a place of their own, close by", () => {
+  const spots = [
+    { x: 100, y: 100, r: 12 },
+    { x: 100, y: 100, r: 12 },
+  ];
+  const room = { gap: 5, reach: 29 };
+  const marks = placeSpots(spots, room);
+  assert.equal(marks.length, 2);
+  assertPlaced(spots, marks, room, "monastery");
+});
+
+test("a crowd that cannot each have a place near its point becomes one spot that offers the choice", () => {
+  // Eight spots on one point: round it, each would go farther than `reach`.
+  const spots = Array.from({ length: 8 }, () => ({ x: 0, y: 0, r: 12 }));
+  const room = { gap: 5, reach: 29 };
+  const marks = placeSpots(spots, room);
+  assertPlaced(spots, marks, room, "eight on a point");
+  assert.ok(marks.some((m) => m.members.length > 1));
+});
+
+test("a portal's hundred spots, zoomed out or in, on any board: marks apart, near their points, each spot once", () => {
+  let seed = 11;
+  const rnd = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
+  for (const tile of [8, 16, 25, 40, 64, 100]) {
+    for (let board = 0; board < 4; board++) {
+      const spots = [];
+      for (let tx = 0; tx < 10; tx++)
+        for (let ty = 0; ty < 9; ty++) {
+          if (rnd() < 0.25) continue;
+          for (let k = Math.floor(rnd() * 4); k > 0; k--) {
+            // Some spots share a point (a monastery's monk and farmer), a few are larger (the princess's rings).
+            const same = spots.length && rnd() < 0.1;
+            const at = same ? spots[spots.length - 1] : { x: (tx + rnd()) * tile, y: (ty + rnd()) * tile };
+            spots.push({ x: at.x, y: at.y, r: rnd() < 0.1 ? 21 : 12 });
+          }
+        }
+      const room = { gap: 5, reach: 29 };
+      assertPlaced(spots, placeSpots(spots, room), room, `tiles of ${tile} px, board ${board}`);
+    }
+  }
 });
