@@ -301,9 +301,9 @@ def main() -> None:
     parser.add_argument(
         "--eval-mode", choices=["sample", "likeliest"], default="sample", help="how it plays to be measured"
     )
-    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--gamma", type=float, default=0.99)
-    parser.add_argument("--entropy", type=float, default=0.01)
+    parser.add_argument("--entropy", type=float, default=0.02)
     parser.add_argument("--value", type=float, default=0.5)
     parser.add_argument("--report", type=float, default=30.0, help="seconds between lines of the learning curve")
     parser.add_argument("--seed", type=int, default=0)
