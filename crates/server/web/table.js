@@ -320,18 +320,26 @@ export class Table {
   // Send an action (or a take-back, a confirmation). The answer is shown unless the socket has already brought
   // something newer (a bot may have answered before our own answer arrived).
   async send(path, body) {
-    const pushes = this.pushes || 0;
-    const r = await post(
-      `/api/games/${this.id}/${path}`,
-      { ...body, version: this.view.version },
-      this.token(this.view),
-    );
-    if (!r.ok) {
-      toast(t("error", { msg: r.data?.error || r.status }));
-      return this.refresh();
+    // One request at a time: a second click (or key) while the first is on its way would be answered against a
+    // position that is already gone ("there is nothing to confirm").
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      const pushes = this.pushes || 0;
+      const r = await post(
+        `/api/games/${this.id}/${path}`,
+        { ...body, version: this.view.version },
+        this.token(this.view),
+      );
+      if (!r.ok) {
+        toast(t("error", { msg: r.data?.error || r.status }));
+        return this.refresh();
+      }
+      if ((this.pushes || 0) === pushes) this.show(r.data);
+      if (Object.keys(tokens(this.id)).length > 1) await this.refresh();
+    } finally {
+      this.sending = false;
     }
-    if ((this.pushes || 0) === pushes) this.show(r.data);
-    if (Object.keys(tokens(this.id)).length > 1) this.refresh();
   }
 
   act(text) {
