@@ -262,7 +262,7 @@ pub struct ActionView {
     /// A crop-circle choice: its action `A` or `B`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub crop: Option<char>,
-    /// A crop-circle choice's role after the triangular crop circle (`knight`, `thief`, `farmer`).
+    /// A crop-circle choice's role after the triangular crop circle (`knight`, `highwayman`, `farmer`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<&'static str>,
 }
