@@ -28,6 +28,11 @@ pub(crate) fn setup_from_json(text: &str) -> PyResult<Setup> {
     Ok(setup)
 }
 
+/// What an id of `space` stands for, or an `IndexError` for an id outside it (`Game` and `VecGame` both answer).
+pub(crate) fn describe_id(space: &ActionSpace, id: usize) -> PyResult<(&'static str, Vec<(&'static str, i64)>)> {
+    space.describe(id).ok_or_else(|| PyIndexError::new_err(format!("id {id} is outside 0..{}", space.size())))
+}
+
 /// The player whose turn a decision is, in OpenSpiel's numbering.
 pub(crate) fn current_player(game: &Game) -> i64 {
     match game.decision().actor {
@@ -323,9 +328,7 @@ impl PyGame {
 
     /// What an id stands for, without a position: its block and numbers.
     fn describe_id(&self, id: usize) -> PyResult<(&'static str, Vec<(&'static str, i64)>)> {
-        self.space
-            .describe(id)
-            .ok_or_else(|| PyIndexError::new_err(format!("id {id} is outside 0..{}", self.space.size())))
+        describe_id(&self.space, id)
     }
 
     /// The observation's shape: `(planes, width, width)` and the feature count.

@@ -338,9 +338,7 @@ impl VecGame {
 
     /// What an id stands for, without a position: its block and numbers.
     fn describe_id(&self, id: usize) -> PyResult<(&'static str, Vec<(&'static str, i64)>)> {
-        self.space
-            .describe(id)
-            .ok_or_else(|| PyIndexError::new_err(format!("id {id} is outside 0..{}", self.space.size())))
+        crate::game::describe_id(&self.space, id)
     }
 
     /// The planes' names, in order.

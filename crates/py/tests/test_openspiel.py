@@ -126,14 +126,12 @@ def test_resampling_keeps_what_the_player_sees_and_deals_the_rest_again():
     assert len(seen) > 1  # the other's hand really is dealt again
 
 
-def test_openspiel_ismcts_plays_a_halflings_game():
-    game = pyspiel.load_game("python_carcassonne", {"sets": "base,half"})
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(4))
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=np.random.RandomState(4))
+def _openspiel_bot_moves(game, bot, wanted, rng, other):
+    """Play seat 0 with an OpenSpiel bot for ``wanted`` of its moves (each checked legal), the other seats with
+    ``other(state)``, chance from ``rng``; return the bot's moves."""
     state = game.new_initial_state()
-    rng = np.random.default_rng(4)
     moves = 0
-    while not state.is_terminal() and moves < 8:
+    while not state.is_terminal() and moves < wanted:
         if state.is_chance_node():
             kinds, probs = zip(*state.chance_outcomes())
             state.apply_action(int(rng.choice(kinds, p=probs)))
@@ -143,7 +141,16 @@ def test_openspiel_ismcts_plays_a_halflings_game():
             state.apply_action(a)
             moves += 1
         else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+            state.apply_action(other(state))
+    return moves
+
+
+def test_openspiel_ismcts_plays_a_halflings_game():
+    game = pyspiel.load_game("python_carcassonne", {"sets": "base,half"})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(4))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=np.random.RandomState(4))
+    rng = np.random.default_rng(4)
+    moves = _openspiel_bot_moves(game, bot, 8, rng, lambda state: int(rng.choice(state.legal_actions())))
     assert moves == 8
 
 
@@ -187,21 +194,8 @@ def test_openspiel_mcts_plays_legal_moves_against_our_bot():
         random_state=np.random.RandomState(1),
     )
     ours = carcassonne.Bot("greedy", seed=1)
-    state = game.new_initial_state()
-    moves = 0
     rng = np.random.default_rng(2)
-    while not state.is_terminal() and moves < 6:
-        if state.is_chance_node():
-            kinds, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(kinds, p=probs)))
-        elif state.current_player() == 0:
-            a = bot.step(state)
-            assert a in state.legal_actions()
-            state.apply_action(a)
-            moves += 1
-        else:
-            text = ours.choose(state.inner)
-            state.apply_action(state.inner.action_id(text))
+    moves = _openspiel_bot_moves(game, bot, 6, rng, lambda state: state.inner.action_id(ours.choose(state.inner)))
     assert moves == 6
 
 
