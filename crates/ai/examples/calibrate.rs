@@ -2,8 +2,8 @@
 //! follower on it at the start of a turn, whether it was complete at the end of the game, by open ends and own
 //! turns left; for every monastery, how many of its empty neighbours were filled.
 //!
-//! Run with `cargo run --release -p carcassonne-ai --example calibrate -- [GAMES] [BOT]` (default 400 games of
-//! `greedy` against itself, 2 players, base game).
+//! Run with `cargo run --release -p carcassonne-ai --example calibrate -- [GAMES] [BOT] [PLAYERS]` (default 400
+//! games of `greedy` against itself, 2 players, base game).
 
 use std::collections::BTreeMap;
 
@@ -15,7 +15,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(400);
     let spec: BotSpec = args.next().unwrap_or_else(|| "greedy".into()).parse().expect("a bot spec");
-    let players = 2u8;
+    let players: u8 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
     // (kind, open ends, own turns left) → (features, completed).
     let mut closes: BTreeMap<(&str, u16, u32), (u64, u64)> = BTreeMap::new();
     // Own turns left → (empty neighbours, filled by the end).

@@ -41,6 +41,13 @@ pub struct Weights {
     pub barn: f32,
     /// How much of the best opponent (rather than the mean of the others) counts in a player's margin, 0..=1.
     pub best_opponent: f32,
+    /// Tiles that count as one turn in the chances of completion and of a monastery's filling: with `s` tiles
+    /// left, `t = s / pace`. Every player's tiles complete features, so these chances follow the tiles left, not
+    /// the own turns: the constants were fitted at two players, and at four a city with one open end and 8 own
+    /// turns left was completed as often as one with 16 at two (`examples/calibrate`). `0` means the number of
+    /// players (own turns, as the evaluation was before; the default and `hard@1`'s). The followers' value always
+    /// counts own turns.
+    pub pace: f32,
 }
 
 impl Default for Weights {
@@ -58,6 +65,7 @@ impl Default for Weights {
             abbey: 3.0,
             barn: 2.0,
             best_opponent: 0.5,
+            pace: 0.0,
         }
     }
 }
@@ -103,10 +111,11 @@ impl Evaluator {
         let board = game.board();
         // Own turns left: the tiles left shared among the players (END-02 turns with held tiles add a little).
         let turns = game.stack_len() as f32 / n as f32;
-        let city = turns / (turns + w.city_close);
-        let road = turns / (turns + w.road_close);
+        let paced = if w.pace > 0.0 { game.stack_len() as f32 / w.pace } else { turns };
+        let city = paced / (paced + w.city_close);
+        let road = paced / (paced + w.road_close);
         let chance = |one: f32, open: u16| if open == 0 { 1.0 } else { one * w.extra_end.powi(open as i32 - 1) };
-        let fill = 1.0 - (-turns / w.fill).exp();
+        let fill = 1.0 - (-paced / w.fill).exp();
         let follower = w.follower * (turns / w.follower_ramp).min(1.0);
 
         self.held.clear();

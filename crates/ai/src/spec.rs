@@ -179,6 +179,7 @@ impl Reference {
                     abbey: 3.0,
                     barn: 2.0,
                     best_opponent: 0.5,
+                    pace: 0.0,
                 },
             },
         }
@@ -301,7 +302,7 @@ fn parse_duration(v: &str) -> Option<Duration> {
 }
 
 /// The evaluation's constants by name, as specs change them.
-fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 11] {
+fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 12] {
     [
         ("city_close", &mut w.city_close),
         ("road_close", &mut w.road_close),
@@ -314,6 +315,7 @@ fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 11] {
         ("abbey", &mut w.abbey),
         ("barn", &mut w.barn),
         ("best_opponent", &mut w.best_opponent),
+        ("pace", &mut w.pace),
     ]
 }
 

@@ -84,7 +84,7 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   prior_visits  visits before a node computes its priors
   reuse         keep the tree from a placement for the meeple decision that follows: true or false
 greedy and mcts also take the evaluation's constants (greedy:city_close=12): city_close, road_close,
-extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent.";
+extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent, pace.";
 
 pub(crate) fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
     // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.
@@ -117,7 +117,10 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     let mut rows = Vec::new();
     for opponent in BotSpec::gauntlet() {
         let dir = a.records.as_ref().map(|d| d.join(opponent.to_string()));
-        let specs = [bot.clone(), opponent.clone()];
+        // One seat for the bot, every other seat the same opponent (the seats rotate from game to game).
+        let players = a.setup.setup(a.seed)?.players as usize;
+        let mut specs = vec![bot.clone()];
+        specs.resize(players.max(2), opponent.clone());
         let text = arena_of(&ArenaArgs { json: true, ..a.clone() }, &specs, dir.as_deref())?;
         let v: serde_json::Value = serde_json::from_str(&text)?;
         rows.push((opponent.to_string(), v));
@@ -154,10 +157,14 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
     );
     for (o, v) in &rows {
         let me = &v["bots"][0];
-        let them = &v["bots"][1];
+        // The opponent's figures: the mean over its seats' entries (one for each seat but the bot's).
+        let them = v["bots"].as_array().map_or(&[][..], |b| &b[1..]);
         let pts = |b: &serde_json::Value, k: &str| {
             b["breakdown"]["points"][k]["during"].as_f64().unwrap_or(0.0)
                 + b["breakdown"]["points"][k]["at_end"].as_f64().unwrap_or(0.0)
+        };
+        let mean = |f: &dyn Fn(&serde_json::Value) -> f64| {
+            if them.is_empty() { 0.0 } else { them.iter().map(f).sum::<f64>() / them.len() as f64 }
         };
         let lo = me["win_rate_95"][0].as_f64().unwrap_or(0.0);
         let hi = me["win_rate_95"][1].as_f64().unwrap_or(0.0);
@@ -168,14 +175,21 @@ pub(crate) fn arena(a: &ArenaArgs) -> Result<String> {
             pct(me["win_rate"].as_f64().unwrap_or(0.0)),
             format!("{}–{}", pct(lo), pct(hi)),
             me["mean_score"].as_f64().unwrap_or(0.0),
-            them["mean_score"].as_f64().unwrap_or(0.0),
+            mean(&|b| b["mean_score"].as_f64().unwrap_or(0.0)),
             me["mean_margin"].as_f64().unwrap_or(0.0),
             pts(me, "city"),
             pts(me, "field"),
-            pts(them, "city")
+            mean(&|b| pts(b, "city"))
         );
     }
     outln!(out, "(points a game; cities and fields: scored during the game and at the end together)");
+    if let Some(n) = first["players"].as_u64().filter(|&n| n > 2) {
+        outln!(
+            out,
+            "({n} players: one seat {bot}, the others the opponent; fair share {}; their figures are a seat's mean)",
+            pct(1.0 / n as f64)
+        );
+    }
     Ok(out)
 }
 
@@ -607,6 +621,20 @@ mod tests {
         let other = run(&format!("--bots greedy,greedy --games 4 --json --records {d} --resume"));
         assert!(other.unwrap_err().to_string().contains("an arena of other bots"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_gauntlet_of_more_players_seats_the_bot_once_a_game() {
+        let v = run("--gauntlet random --games 3 --players 3 --json").unwrap();
+        let list = v["gauntlet"].as_array().unwrap();
+        assert_eq!(list.len(), 4, "one arena per gauntlet bot");
+        for row in list {
+            let bots = row["arena"]["bots"].as_array().unwrap();
+            assert_eq!(bots.len(), 3, "the bot and the opponent in each other seat");
+            assert_eq!(bots[0]["bot"], "random");
+            assert!(bots[1..].iter().all(|b| b["bot"] == row["opponent"]));
+            assert_eq!(bots[0]["seats"], 3, "one seat a game");
+        }
     }
 
     #[test]
