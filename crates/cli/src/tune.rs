@@ -268,9 +268,16 @@ pub(crate) fn tune(a: &TuneArgs) -> Result<String> {
                     None => vec![(sp.clone(), Some(true)), (sm.clone(), Some(false))],
                     Some(o) => vec![(if r == 0 { sp.clone() } else { sm.clone() }, Some(r == 0)), (o.clone(), None)],
                 };
-                let rotations: Vec<u64> = if opponent.is_none() { vec![r] } else { vec![0, 1] };
+                // Against an opponent, the probe takes each seat in turn and the opponent every other one (at two
+                // players, the seats swapped).
+                let n = setup.players as usize;
+                let rotations: Vec<u64> = if opponent.is_none() { vec![r] } else { (0..n as u64).collect() };
                 for rot in rotations {
-                    let seats = seating(setup.players as usize, 2, rot);
+                    let seats: Vec<usize> = if opponent.is_none() {
+                        seating(n, 2, rot)
+                    } else {
+                        (0..n).map(|s| usize::from(s as u64 != rot)).collect()
+                    };
                     games.push((
                         seats.iter().map(|&b| sides[b].0.clone()).collect(),
                         seats.iter().map(|&b| sides[b].1).collect(),
@@ -449,6 +456,16 @@ mod tests {
         assert_eq!(next(&a), next(&b));
         let v = without_time(&full);
         assert_eq!(v["games"], 4 * 4, "each step: both players, a deal, the seats swapped");
+    }
+
+    #[test]
+    fn against_an_opponent_at_three_players_each_probe_takes_every_seat_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("t.jsonl");
+        let opts = "--bot greedy --params fill --against random --players 3 --pairs 1 --jobs 1 --json";
+        let v: serde_json::Value =
+            serde_json::from_str(&run(&format!("{opts} --steps 2 --log {}", log.display())).unwrap()).unwrap();
+        assert_eq!(v["games"], 2 * 2 * 3, "each step: both probes, a deal, each seat once");
     }
 
     #[test]
