@@ -37,6 +37,11 @@ pub(crate) struct BenchArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Compare with another `carc` binary (an older build): run its `carc bench --json` and this binary's, with the
+    /// same options, in turn (other, this, other, this, …) for --rounds rounds, and print each figure for both, the
+    /// best and the median round, and their ratio.
+    #[arg(long, value_name = "OTHER_CARC")]
+    compare: Option<std::path::PathBuf>,
 }
 
 /// One timed configuration.
@@ -74,6 +79,9 @@ fn configs(expansions: bool) -> Result<Vec<Config>> {
 }
 
 pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
+    if let Some(other) = &a.compare {
+        return compare(a, other);
+    }
     if a.ai {
         return bench_ai(a);
     }
@@ -273,5 +281,155 @@ fn bench_ai(a: &BenchArgs) -> Result<String> {
             );
         }
     }
+    Ok(out)
+}
+
+/// One figure of a comparison: its name, whether more is better, and its value in each round for each binary.
+struct Figure {
+    name: String,
+    higher_is_better: bool,
+    values: [Vec<f64>; 2],
+}
+
+/// The figures of one `carc bench --json` (or `--ai --json`) output, in its order.
+fn figures_of(v: &serde_json::Value) -> Result<Vec<(String, bool, f64)>> {
+    let num = |x: &serde_json::Value, key: &str| {
+        x[key].as_f64().ok_or_else(|| anyhow::anyhow!("no number `{key}` in the bench output"))
+    };
+    let mut out = Vec::new();
+    if let Some(rows) = v["mcts"].as_array() {
+        for r in rows {
+            let threads = num(r, "threads")?;
+            let name = r["configuration"].as_str().unwrap_or("?");
+            let s = if threads == 1.0 { "" } else { "s" };
+            out.push((format!("{name}, {threads} thread{s}: iterations/s"), true, num(r, "iterations_per_second")?));
+        }
+    } else if let Some(rows) = v["configurations"].as_array() {
+        for r in rows {
+            let name = r["configuration"].as_str().unwrap_or("?");
+            out.push((format!("{name}: games/s"), true, num(r, "games_per_second_best_round")?));
+        }
+        out.push(("mid-game base state: bytes".into(), false, num(v, "mid_game_state_bytes")?));
+        out.push(("mid-game base state: clone ns".into(), false, num(v, "clone_ns")?));
+    } else {
+        anyhow::bail!("the bench output has neither `configurations` nor `mcts`");
+    }
+    Ok(out)
+}
+
+/// `carc bench --compare OTHER_CARC`: both binaries on the same workloads, interleaved round by round.
+fn compare(a: &BenchArgs, other: &std::path::Path) -> Result<String> {
+    use anyhow::Context;
+    anyhow::ensure!(a.rounds > 0, "--rounds must be at least 1");
+    let me = std::env::current_exe().context("finding this binary")?;
+    let mut args = vec!["bench".to_string(), "--json".into()];
+    let workload = if a.ai {
+        anyhow::ensure!(a.iterations > 0, "--iterations must be at least 1");
+        args.extend(["--ai".into(), "--iterations".into(), a.iterations.to_string()]);
+        format!("`carc bench --ai --iterations {}`", a.iterations)
+    } else {
+        anyhow::ensure!(a.games >= a.rounds, "--games must be at least --rounds");
+        let per_round = a.games / a.rounds;
+        args.extend(["--games".into(), per_round.to_string(), "--rounds".into(), "1".into()]);
+        if a.expansions {
+            args.push("--expansions".into());
+        }
+        format!("`carc bench{} --games {per_round} --rounds 1`", if a.expansions { " --expansions" } else { "" })
+    };
+    let bins = [other.to_path_buf(), me];
+    let mut figures: Vec<Figure> = Vec::new();
+    let bar = crate::progress::bar(a.rounds * 2, "runs", a.json);
+    for round in 0..a.rounds {
+        for (i, bin) in bins.iter().enumerate() {
+            bar.set_message(format!("round {} of {}, {}", round + 1, a.rounds, if i == 0 { "A" } else { "B" }));
+            let run = std::process::Command::new(bin)
+                .args(&args)
+                .output()
+                .with_context(|| format!("running {}", bin.display()))?;
+            anyhow::ensure!(
+                run.status.success(),
+                "{} {} failed ({}): {}",
+                bin.display(),
+                args.join(" "),
+                run.status,
+                String::from_utf8_lossy(&run.stderr).trim()
+            );
+            let v: serde_json::Value = serde_json::from_slice(&run.stdout)
+                .with_context(|| format!("reading the JSON of {} {}", bin.display(), args.join(" ")))?;
+            for (name, higher_is_better, value) in figures_of(&v)? {
+                let at = match figures.iter().position(|f| f.name == name) {
+                    Some(at) => at,
+                    None => {
+                        figures.push(Figure { name, higher_is_better, values: [Vec::new(), Vec::new()] });
+                        figures.len() - 1
+                    }
+                };
+                figures[at].values[i].push(value);
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    // Best and median round of one binary's values (best is the highest, or the lowest for sizes and times).
+    let summary = |f: &Figure, i: usize| -> Option<(f64, f64)> {
+        let mut r = f.values[i].clone();
+        if r.is_empty() {
+            return None;
+        }
+        r.sort_by(f64::total_cmp);
+        let best = if f.higher_is_better { r[r.len() - 1] } else { r[0] };
+        Some((best, (r[(r.len() - 1) / 2] + r[r.len() / 2]) / 2.0))
+    };
+    let mut out = String::new();
+    if a.json {
+        let rows: Vec<serde_json::Value> = figures
+            .iter()
+            .map(|f| {
+                let (ab, am) = summary(f, 0).unwrap_or((f64::NAN, f64::NAN));
+                let (bb, bm) = summary(f, 1).unwrap_or((f64::NAN, f64::NAN));
+                serde_json::json!({
+                    "figure": f.name, "higher_is_better": f.higher_is_better,
+                    "a_rounds": f.values[0], "b_rounds": f.values[1],
+                    "a_best": ab, "b_best": bb, "ratio_best": bb / ab,
+                    "a_median": am, "b_median": bm, "ratio_median": bm / am,
+                })
+            })
+            .collect();
+        outln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "a": bins[0].display().to_string(), "b": bins[1].display().to_string(), "rounds": a.rounds,
+                "workload": workload, "figures": rows,
+            }))?
+        );
+        return Ok(out);
+    }
+    outln!(out, "A = {}", bins[0].display());
+    outln!(out, "B = {} (this binary)", bins[1].display());
+    outln!(out, "{} rounds of {workload}, run A then B in each round:", a.rounds);
+    let w = figures.iter().map(|f| f.name.len()).max().unwrap_or(6).max(6);
+    outln!(
+        out,
+        "  {:<w$}  {:>12} {:>12} {:>6}  {:>12} {:>12} {:>6}",
+        "figure",
+        "A best",
+        "B best",
+        "B/A",
+        "A median",
+        "B median",
+        "B/A"
+    );
+    for f in &figures {
+        let (Some((ab, am)), Some((bb, bm))) = (summary(f, 0), summary(f, 1)) else {
+            outln!(out, "  {:<w$}  (only one binary reports it)", f.name);
+            continue;
+        };
+        outln!(out, "  {:<w$}  {ab:>12.0} {bb:>12.0} {:>6.3}  {am:>12.0} {bm:>12.0} {:>6.3}", f.name, bb / ab, bm / am);
+    }
+    outln!(
+        out,
+        "B/A above 1 means B is faster for games/s and iterations/s; below 1, B is smaller or faster for bytes and ns."
+    );
     Ok(out)
 }

@@ -23,7 +23,7 @@ impl Game {
         !self.stack.is_empty()
             || match self.config.rules.abbey_endgame {
                 AbbeyEndgame::ContinueUntilNoPlacement => true,
-                AbbeyEndgame::C1FinalRound => self.final_round.is_some(),
+                AbbeyEndgame::C1FinalRound => self.end.final_round.is_some(),
                 AbbeyEndgame::None => false,
             }
     }

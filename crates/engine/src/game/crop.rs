@@ -13,6 +13,15 @@ use crate::board::SegmentId;
 use crate::catalogue::{CropType, SegmentKind};
 use crate::rules::{CropAddScope, HalflingsCropMode};
 
+/// The crop circles' part of a game's state: what this turn's circle asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct CropState {
+    /// The crop-circle action named this turn (CROP-04); `None` while each player chooses (VAR-15 `english`).
+    pub(super) action: Option<CropAction>,
+    /// The crop circle's role this turn (CROP-01, or named by the active player after the triangle, HALF-20).
+    pub(super) role: Option<CropType>,
+}
+
 /// The crop circle on this turn's tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum CropCircle {
@@ -39,7 +48,7 @@ impl Game {
 
     /// The kind of feature whose meeples this turn's circle concerns (CROP-05).
     fn crop_role(&self) -> SegmentKind {
-        self.crop_role.expect("answers follow the choice").role()
+        self.crop.role.expect("answers follow the choice").role()
     }
 
     /// Whether this turn's circle is the triangle (HALF-20), whose answers ignore VAR-13 and VAR-14.
@@ -150,7 +159,7 @@ impl Game {
     /// The pending crop answer's options, with `pass` where A is optional (VAR-14).
     pub(super) fn crop_answer_actions(&self, out: &mut Vec<Action>) {
         let Step::CropAnswer(k) = self.step() else { return };
-        let action = self.crop;
+        let action = self.crop.action;
         self.crop_answers(self.crop_answerer(k), action, out);
         let optional = if self.crop_on_triangle() { true } else { !self.config.rules.crop_action_a_mandatory };
         if action == Some(CropAction::A) && optional && !out.is_empty() {
@@ -164,7 +173,7 @@ impl Game {
         if v.contains(&a) {
             return Ok(());
         }
-        Err(match (a, self.crop) {
+        Err(match (a, self.crop.action) {
             (Action::Pass, _) => IllegalReason::CropAnswer("this answer is compulsory"),
             (Action::CropAdd { .. }, Some(CropAction::A) | None) => {
                 IllegalReason::CropAnswer("a meeple may only join one of yours of the circle's role")
@@ -179,12 +188,12 @@ impl Game {
     /// The active player named the action (and for the triangle the role): the answers start on their left
     /// (CROP-08).
     pub(super) fn choose_crop(&mut self, role: Option<CropType>, action: Option<CropAction>) {
-        self.crop_role = match (role, self.crop_circle()) {
+        self.crop.role = match (role, self.crop_circle()) {
             (Some(r), _) => Some(r),
             (None, Some(CropCircle::Fixed(t))) => Some(t),
             (None, _) => unreachable!("checked: the triangle's role is named"),
         };
-        self.crop = action;
+        self.crop.action = action;
         *self.steps.last_mut().expect("crop choice step") = Step::CropAnswer(1);
     }
 
@@ -211,8 +220,7 @@ impl Game {
         let Step::CropAnswer(k) = self.step() else { return };
         if k as usize >= self.players() {
             self.steps.pop();
-            self.crop = None;
-            self.crop_role = None;
+            self.crop = CropState::default();
         } else {
             *self.steps.last_mut().expect("crop answer step") = Step::CropAnswer(k + 1);
         }
@@ -222,7 +230,7 @@ impl Game {
     pub(super) fn crop_answer_possible(&self) -> bool {
         let Step::CropAnswer(k) = self.step() else { return false };
         let mut v = Vec::new();
-        self.crop_answers(self.crop_answerer(k), self.crop, &mut v);
+        self.crop_answers(self.crop_answerer(k), self.crop.action, &mut v);
         !v.is_empty()
     }
 }

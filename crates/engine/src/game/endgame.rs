@@ -3,7 +3,19 @@
 //! `c1_final_round` for abbeys runs once after that; then the game ends.
 
 use super::{Game, Step};
+use crate::action::Player;
 use crate::rules::{AbbeyEndgame, HalflingsEndgame};
+
+/// The end game's part of a game's state (END-02, VAR-04).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct EndState {
+    /// Turns in a row without a tile placed, once the stack is empty (END-02).
+    pub(super) passes: u8,
+    /// Seats left in the VAR-04 `c1_final_round`, once it has started.
+    pub(super) final_round: Option<u8>,
+    /// Who placed the last tile (a land tile, an abbey or a triangle): the VAR-04 final round starts on their left.
+    pub(super) last_placer: Player,
+}
 
 impl Game {
     /// Whether some player holds a tile that the END-02 continuation may still bring into play: an abbey under
@@ -24,11 +36,11 @@ impl Game {
     /// goes on; if so, the next turn has been set up.
     pub(super) fn continue_after_stack(&mut self, placed: bool) -> bool {
         let n = self.players();
-        if self.final_round.is_none() && self.holds_anything() {
+        if self.end.final_round.is_none() && self.holds_anything() {
             // END-02: a full round of turns without a placement ends the continuation; a player who cannot place
             // passes (D-17), and every such turn is still a turn (the fairy's point, D-37).
-            self.passes = if placed { 0 } else { self.passes + 1 };
-            while (self.passes as usize) < n {
+            self.end.passes = if placed { 0 } else { self.end.passes + 1 };
+            while (self.end.passes as usize) < n {
                 self.active = self.next_player(self.active);
                 self.turn += 1;
                 self.fairy_turn_point();
@@ -36,7 +48,7 @@ impl Game {
                     self.steps.push(Step::Phase1);
                     return true;
                 }
-                self.passes += 1;
+                self.end.passes += 1;
             }
         }
         let abbeys_held = self.abbeys_left[..n].iter().any(|&a| a > 0);
@@ -47,19 +59,19 @@ impl Game {
         // VAR-04 `c1_final_round`: one round, starting left of the player who placed the last tile (not the one
         // whose turn emptied the stack, if the last draw was discarded), for those still holding an abbey (D-18,
         // D-27).
-        if self.final_round.is_none() {
-            self.active = self.last_placer;
+        if self.end.final_round.is_none() {
+            self.active = self.end.last_placer;
         }
-        let mut left = self.final_round.unwrap_or(n as u8);
+        let mut left = self.end.final_round.unwrap_or(n as u8);
         loop {
             if left == 0 {
-                self.final_round = Some(0);
+                self.end.final_round = Some(0);
                 return false;
             }
             left -= 1;
             self.active = self.next_player(self.active);
             self.turn += 1;
-            self.final_round = Some(left);
+            self.end.final_round = Some(left);
             if self.abbeys_left[self.active.index()] > 0 {
                 self.fairy_turn_point();
             }

@@ -123,7 +123,7 @@ impl Game {
         self.halflings_on()
             && (!self.stack.is_empty()
                 || (self.config.rules.halflings_endgame == HalflingsEndgame::ContinueUntilNoPlacement
-                    && self.final_round.is_none()))
+                    && self.end.final_round.is_none()))
     }
 
     /// Every legal placement of one of `p`'s triangles (HALF-05..07), calling `f` until it returns `true`.

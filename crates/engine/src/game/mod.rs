@@ -30,7 +30,7 @@ mod wagon;
 
 use std::sync::Arc;
 
-use crate::action::{Action, CropAction, MeepleKind, MeepleRef, Player};
+use crate::action::{Action, MeepleKind, MeepleRef, Player};
 use crate::board::{Board, Placement, SegmentId};
 use crate::catalogue::{Catalogue, SegmentKind, Symbol, TileKind};
 use crate::geom::{Rotation, Space};
@@ -70,10 +70,8 @@ pub struct Game {
     set_aside: Vec<TileKind>,
     /// The fairy's space, once it is on the board (FAIRY-03); the meeple it is attached to carries the flag.
     fairy: Option<Space>,
-    /// The crop-circle action named this turn (CROP-04); `None` while each player chooses (VAR-15 `english`).
-    crop: Option<CropAction>,
-    /// The crop circle's role this turn (CROP-01, or named by the active player after the triangle, HALF-20).
-    crop_role: Option<crate::catalogue::CropType>,
+    /// This turn's crop circle: the action and role named (crop.rs).
+    crop: crop::CropState,
     /// Each player's triangles (HALF-03): private to their owner.
     hands: [Vec<TileKind>; MAX_PLAYERS],
     /// Triangles face up in the draft (VAR-20).
@@ -86,12 +84,8 @@ pub struct Game {
     wagons: Vec<PendingWagon>,
     /// The field root of the barn placed this turn (BARN-04 rather than BARN-05).
     barn_this_turn: Option<SegmentId>,
-    /// Turns in a row without a tile placed, once the stack is empty (END-02).
-    passes: u8,
-    /// Seats left in the VAR-04 `c1_final_round`, once it has started.
-    final_round: Option<u8>,
-    /// Who placed the last tile (a land tile, an abbey or a triangle): the VAR-04 final round starts on their left.
-    last_placer: Player,
+    /// The end game's count of passes, final round and last placer (endgame.rs).
+    end: endgame::EndState,
     /// Remaining draw stack; the next tile is the last element.
     stack: Vec<TileKind>,
     meeples: Vec<PlacedMeeple>,
@@ -122,16 +116,13 @@ impl Clone for Game {
             set_aside: self.set_aside.clone(),
             fairy: self.fairy,
             crop: self.crop,
-            crop_role: self.crop_role,
             hands: self.hands.clone(),
             draft: self.draft.clone(),
             out_of_play: self.out_of_play.clone(),
             rng: self.rng,
             wagons: self.wagons.clone(),
             barn_this_turn: self.barn_this_turn,
-            passes: self.passes,
-            final_round: self.final_round,
-            last_placer: self.last_placer,
+            end: self.end,
             stack: self.stack.clone(),
             meeples: self.meeples.clone(),
             active: self.active,
@@ -161,16 +152,13 @@ impl Clone for Game {
             set_aside,
             fairy,
             crop,
-            crop_role,
             hands,
             draft,
             out_of_play,
             rng,
             wagons,
             barn_this_turn,
-            passes,
-            final_round,
-            last_placer,
+            end,
             stack,
             meeples,
             active,
@@ -195,7 +183,6 @@ impl Clone for Game {
         set_aside.clone_from(&o.set_aside);
         *fairy = o.fairy;
         *crop = o.crop;
-        *crop_role = o.crop_role;
         for (h, o) in hands.iter_mut().zip(&o.hands) {
             h.clone_from(o);
         }
@@ -204,9 +191,7 @@ impl Clone for Game {
         *rng = o.rng;
         wagons.clone_from(&o.wagons);
         *barn_this_turn = o.barn_this_turn;
-        *passes = o.passes;
-        *final_round = o.final_round;
-        *last_placer = o.last_placer;
+        *end = o.end;
         stack.clone_from(&o.stack);
         meeples.clone_from(&o.meeples);
         *active = o.active;
@@ -236,16 +221,13 @@ impl PartialEq for Game {
             set_aside,
             fairy,
             crop,
-            crop_role,
             hands,
             draft,
             out_of_play,
             rng,
             wagons,
             barn_this_turn,
-            passes,
-            final_round,
-            last_placer,
+            end,
             stack,
             meeples,
             active,
@@ -268,16 +250,13 @@ impl PartialEq for Game {
             && *set_aside == o.set_aside
             && *fairy == o.fairy
             && *crop == o.crop
-            && *crop_role == o.crop_role
             && *hands == o.hands
             && *draft == o.draft
             && *out_of_play == o.out_of_play
             && *rng == o.rng
             && *wagons == o.wagons
             && *barn_this_turn == o.barn_this_turn
-            && *passes == o.passes
-            && *final_round == o.final_round
-            && *last_placer == o.last_placer
+            && *end == o.end
             && *stack == o.stack
             && *meeples == o.meeples
             && *active == o.active
@@ -320,17 +299,14 @@ impl Game {
             dragon_path: Vec::new(),
             set_aside: Vec::new(),
             fairy: None,
-            crop: None,
-            crop_role: None,
+            crop: crop::CropState::default(),
             hands: Default::default(),
             draft: Vec::new(),
             out_of_play: Vec::new(),
             rng: 0,
             wagons: Vec::new(),
             barn_this_turn: None,
-            passes: 0,
-            final_round: None,
-            last_placer: Player(0),
+            end: endgame::EndState::default(),
             stack: Vec::new(),
             meeples: Vec::with_capacity(16),
             active: Player(0),
@@ -377,15 +353,12 @@ impl Game {
         self.dragon_path.clear();
         self.set_aside.clear();
         self.fairy = None;
-        self.crop = None;
-        self.crop_role = None;
+        self.crop = crop::CropState::default();
         self.deal_triangles(seed);
         self.rng = seed ^ 0x9e37_79b9_7f4a_7c15;
         self.wagons.clear();
         self.barn_this_turn = None;
-        self.passes = 0;
-        self.final_round = None;
-        self.last_placer = Player(0);
+        self.end = endgame::EndState::default();
         config.shuffle_into(seed, &mut self.stack);
         self.meeples.clear();
         self.active = Player(0);
@@ -585,7 +558,7 @@ impl Game {
             Step::CropChoice => Decision { actor: p, kind: DecisionKind::CropChoice },
             Step::CropAnswer(k) => Decision {
                 actor: Actor::Player(self.crop_answerer(k)),
-                kind: DecisionKind::CropAnswer { action: self.crop },
+                kind: DecisionKind::CropAnswer { action: self.crop.action },
             },
             Step::Wagon => Decision {
                 actor: Actor::Player(self.wagons.first().expect("a wagon step has a pending wagon").player),
@@ -829,7 +802,7 @@ impl Game {
     pub fn apply_unchecked(&mut self, a: Action) {
         self.events.clear();
         if matches!(a, Action::Place { .. } | Action::PlaceTriangle { .. }) {
-            self.last_placer = self.active;
+            self.end.last_placer = self.active;
         }
         match a {
             Action::Draw(k) => self.draw(k),
