@@ -30,6 +30,7 @@ mod guard;
 mod limits;
 mod listen;
 mod room;
+mod standing;
 mod store;
 mod token;
 mod views;

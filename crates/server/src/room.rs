@@ -468,8 +468,18 @@ impl Room {
             can_take_back: seat.is_some() && self.take_back_seat() == seat,
             can_confirm: seat.is_some() && awaiting == seat,
             auto_confirm: seat.map(|p| self.seats[p.index()].auto_confirm),
+            if_ended: self.if_ended(),
             game,
         }
+    }
+
+    /// What each seat would have if the game ended now, while it runs.
+    pub(crate) fn if_ended(&self) -> Option<crate::standing::IfEnded> {
+        if self.status() != "running" {
+            return None;
+        }
+        let actions: Vec<&str> = self.actions().collect();
+        crate::standing::if_ended(&self.setup, &actions)
     }
 
     /// The record: complete (seed included) once the game is over; while it runs, without what is hidden.

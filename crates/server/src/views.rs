@@ -55,6 +55,8 @@ pub(crate) struct RoomView {
     /// A seat's own setting; absent for a spectator.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auto_confirm: Option<bool>,
+    /// What each seat would have if the game ended now (while it runs; `None` when it cannot be worked out).
+    pub if_ended: Option<crate::standing::IfEnded>,
     /// The engine's view of the table for this seat.
     pub game: Value,
 }

@@ -95,3 +95,29 @@ export function finalSplit(events, players) {
   );
   return { used, split };
 }
+
+// The points in view during a game: for each seat, its points so far by kind (the events up to now) and, when the
+// server could work it out, what it would have if the game ended now (`ifEnded`: the scores and the ending's own
+// events, from the server's view), by kind and in all. `max` is the highest score shown, for the bars.
+/**
+ * @param {GameEvent[]} events
+ * @param {{ player: string, score: number }[]} players
+ * @param {{ scores: number[], events: GameEvent[] } | null | undefined} ifEnded
+ * @returns {{ used: string[], max: number, rows: { player: string, score: number, kinds: Record<string, number>,
+ *   ending: Record<string, number>, ifEnded: number | null }[] }}
+ */
+export function standings(events, players, ifEnded) {
+  const now = finalSplit(events, players);
+  const end = finalSplit(ifEnded?.events || [], players);
+  const used = POINT_KINDS.filter((k) => now.used.includes(k) || end.used.includes(k));
+  const rows = players.map((p, i) => {
+    const a = now.split.get(p.player),
+      b = end.split.get(p.player);
+    const kinds = Object.fromEntries(used.map((k) => [k, a[`${k}:turn`] + a[`${k}:final`]]));
+    const ending = Object.fromEntries(used.map((k) => [k, b[`${k}:turn`] + b[`${k}:final`]]));
+    const total = ifEnded?.scores?.[i];
+    return { player: p.player, score: p.score, kinds, ending, ifEnded: typeof total === "number" ? total : null };
+  });
+  const max = Math.max(1, ...rows.map((r) => Math.max(r.score, r.ifEnded ?? 0)));
+  return { used, max, rows };
+}

@@ -9,7 +9,7 @@ import { leave, setSound, soundOn, yourTurn } from "./attention.js";
 import { Board, parseSpace, seatMark, tileIcon } from "./board.js";
 import { t } from "./i18n.js";
 import { uiIcon } from "./icons.js";
-import { eventText, finalSplit } from "./log.js";
+import { eventText, finalSplit, standings } from "./log.js";
 import { ruleLink } from "./rules.js";
 import { inkOn, seatColour } from "./tiles.js";
 import { go, h, header, root, toast } from "./ui.js";
@@ -183,6 +183,7 @@ export class Table {
     this.boardEl.append(this.overlayEl);
     this.panelEl = h("section", { class: "decision", "aria-live": "polite" });
     this.logEl = h("ol", { class: "log" });
+    this.pointsEl = h("div", { class: "points" });
     this.leftEl = h("div", { class: "tiles-left" });
     root.replaceChildren(
       header([h("span", { class: "game-id" }, this.id)]),
@@ -195,6 +196,7 @@ export class Table {
           "aside",
           { class: "side" },
           this.panelEl,
+          h("details", { class: "points-box", open: true }, h("summary", {}, t("points")), this.pointsEl),
           h("details", { class: "log-box", open: true }, h("summary", {}, t("log")), this.logEl),
           h("details", { class: "left-box" }, h("summary", {}, t("tilesLeft")), this.leftEl),
         ),
@@ -282,6 +284,7 @@ export class Table {
     this.renderScores(players);
     this.renderPanel();
     this.renderLog();
+    this.renderPoints(players);
     this.renderLeft();
     // In the background, the tab says when it is this browser's turn (and chimes, if asked, when it has just become so).
     const mine = this.myTurn(view);
@@ -845,6 +848,78 @@ export class Table {
         ),
       ),
     );
+  }
+
+  // The points in view: a bar per seat (its score now, and in a lighter shade what the game's end would add), then
+  // its points so far by kind of feature, each with what the end would add, and the totals. The ending is the
+  // server's (worked out by the engine), and absent once the game is over (the final scores say it all).
+  renderPoints(players) {
+    const s = standings(this.events, players, this.view.if_ended);
+    const pct = (n) => `${Math.round((100 * n) / s.max)}%`;
+    const bars = h(
+      "div",
+      { class: "point-bars" },
+      players.map((p, i) => {
+        const r = s.rows[i];
+        const label =
+          r.ifEnded === null
+            ? t("pointsBarNow", { name: p.name, score: r.score })
+            : t("pointsBar", { name: p.name, score: r.score, ifEnded: r.ifEnded });
+        return h(
+          "div",
+          { class: "point-bar", "data-player": p.player, role: "img", "aria-label": label, title: label },
+          seatSwatch(p),
+          h(
+            "span",
+            { class: "bar-track" },
+            h("span", { class: "bar-now", style: `width:${pct(r.score)};background:${p.color}` }),
+            r.ifEnded !== null && r.ifEnded > r.score
+              ? h("span", { class: "bar-end", style: `width:${pct(r.ifEnded - r.score)};background:${p.color}` })
+              : null,
+          ),
+          h(
+            "span",
+            { class: "bar-num" },
+            r.ifEnded !== null && r.ifEnded !== r.score ? `${r.score} → ${r.ifEnded}` : String(r.score),
+          ),
+        );
+      }),
+    );
+    const ending = this.view.if_ended;
+    const table = h(
+      "table",
+      { class: "point-split" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, ""),
+          s.used.map((k) => h("th", {}, t(k === "fairy" ? "fairy" : `feature_${k}`))),
+          h("th", {}, t("pointsNow")),
+          ending ? h("th", { class: "if-ended" }, t("pointsIfEnded")) : null,
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        players.map((p, i) => {
+          const r = s.rows[i];
+          return h(
+            "tr",
+            { "data-player": p.player },
+            h("td", {}, seatSwatch(p)),
+            s.used.map((k) =>
+              h("td", {}, String(r.kinds[k]), r.ending[k] ? h("small", { class: "plus" }, ` +${r.ending[k]}`) : null),
+            ),
+            h("td", {}, h("strong", {}, String(r.score))),
+            ending ? h("td", { class: "if-ended" }, r.ifEnded === null ? "" : String(r.ifEnded)) : null,
+          );
+        }),
+      ),
+    );
+    this.pointsEl.replaceChildren(bars, table);
   }
 
   renderLeft() {

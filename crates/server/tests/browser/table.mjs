@@ -10,6 +10,7 @@
 // 8. A tab in the background says when it is the person's turn (issue 22, item 9).
 // 9. The table by keyboard alone, and seats told apart by more than colour (issue 22, item 15).
 // 10. The landing page's two ways to start (issue 22, item 13).
+// In 1, the points in view (issue 22, item 10): by kind, with what the game's end now would add.
 // Every page must log no console error. On every move, every spot of the decision showing must be its own (none on
 // another, each reached by a click at its centre; zoomed out, a crowd that cannot each have a place near its point
 // is one spot, whose list offers each of them), and a finished game's final scores must add up to the scores shown.
@@ -267,6 +268,60 @@ async function checkFinal(page, name) {
     failures.push(`${name}: after closing the final scores, no way to the replay`);
   report.final_scores ||= {};
   report.final_scores[name] = checked.join(", ");
+}
+
+// The points in view during a game (issue 22, item 10): a bar per seat; each seat's points so far by kind add up to
+// its score in the score bar; the column "If the game ended now" is the server's (the engine's final scoring of the
+// board as it stands) and never below the score. The page and the server may be a move apart (a bot is playing):
+// a few tries. Returns whether the ending adds points to someone (it should, some time in a game).
+async function checkPoints(page, name) {
+  const id = page.url().split("/").pop();
+  let last = "";
+  for (let i = 0; i < 8; i++) {
+    const seen = await page.evaluate(() => {
+      const text = (td) => {
+        const c = td.cloneNode(true);
+        for (const x of c.querySelectorAll(".swatch, .plus")) x.remove();
+        return c.textContent.trim();
+      };
+      const rows = [...document.querySelectorAll(".points-box table.point-split tbody tr")].map((tr) => {
+        const cells = [...tr.querySelectorAll("td")];
+        const end = tr.querySelector("td.if-ended");
+        const parts = cells.slice(1, end ? -2 : -1).map((td) => Number(text(td)));
+        return {
+          player: tr.dataset.player,
+          parts,
+          now: Number(text(cells[cells.length - (end ? 2 : 1)])),
+          ifEnded: end ? Number(text(end)) : null,
+        };
+      });
+      const bars = [...document.querySelectorAll(".points-box .point-bar")].map((b) => b.getAttribute("aria-label"));
+      const bar = [...document.querySelectorAll(".scores .player")].map((p) =>
+        Number(p.querySelector(".pscore")?.textContent),
+      );
+      return { rows, bars, bar };
+    });
+    const view = await api(`/api/games/${id}`);
+    const want = view.if_ended?.scores;
+    const problems = [];
+    if (seen.rows.length !== view.seats.length)
+      problems.push(`${seen.rows.length} rows for ${view.seats.length} seats`);
+    if (seen.bars.length !== view.seats.length || seen.bars.some((b) => !/\d/.test(b || "")))
+      problems.push(`bars ${JSON.stringify(seen.bars)}`);
+    seen.rows.forEach((r, k) => {
+      const sum = r.parts.reduce((a, b) => a + b, 0);
+      if (sum !== r.now) problems.push(`${r.player}: parts ${r.parts} add up to ${sum}, not ${r.now}`);
+      if (r.now !== seen.bar[k]) problems.push(`${r.player}: ${r.now} against ${seen.bar[k]} in the score bar`);
+      if (!want) problems.push("the server sent no ending");
+      else if (r.ifEnded !== want[k]) problems.push(`${r.player}: if ended ${r.ifEnded}, the server says ${want[k]}`);
+      if (r.ifEnded !== null && r.ifEnded < r.now) problems.push(`${r.player}: if ended ${r.ifEnded} < ${r.now}`);
+    });
+    if (!problems.length) return seen.rows.some((r) => r.ifEnded > r.now);
+    last = problems.join("; ");
+    await page.waitForTimeout(250);
+  }
+  failures.push(`${name}: points in view: ${last}`);
+  return false;
 }
 
 // The kind of decision an action answers, as the table sent it.
@@ -1037,9 +1092,15 @@ if (runs("base")) {
   watch(page, "base game");
   await createByForm(page, []);
   await page.screenshot({ path: `${out}/1-start.png` });
+  let endingAdds = false;
   const r = await playToTheEnd(page, "base game", 240, async (n) => {
-    if (n === 40) await page.screenshot({ path: `${out}/1-middle.png` });
+    if (n % 10 === 0 && n <= 40) endingAdds = (await checkPoints(page, `base game, move ${n}`)) || endingAdds;
+    if (n === 40) {
+      await page.screenshot({ path: `${out}/1-middle.png` });
+      await page.locator(".points-box").screenshot({ path: `${out}/1-points.png` });
+    }
   });
+  if (!endingAdds) failures.push("base game: the ending never added points to anyone by move 40");
   await page.screenshot({ path: `${out}/1-final.png` });
   report.base = r;
   if (!r.finished) failures.push(`base game: no final scoring screen after ${r.moves} moves`);

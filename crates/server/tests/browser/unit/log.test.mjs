@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { translate } from "../../../web/i18n.js";
-import { eventText, finalSplit } from "../../../web/log.js";
+import { eventText, finalSplit, standings } from "../../../web/log.js";
 
 const en = (key, params) => translate("en", key, params);
 const ro = (key, params) => translate("ro", key, params);
@@ -74,4 +74,34 @@ test("the final split adds each player's points by kind and by when, fairy inclu
   assert.equal(split.get("P2")["city:final"], 3);
   assert.equal(split.get("P2")["monastery:turn"], 9);
   assert.equal(split.get("P2")["fairy:turn"], 1);
+});
+
+test("the points in view: so far by kind, and what the ending would add, by kind and in all", () => {
+  const players = [
+    { player: "P1", score: 14 },
+    { player: "P2", score: 3 },
+  ];
+  const events = [
+    { type: "scored", feature: "city", winners: ["P1"], points: 10, when: "turn" },
+    { type: "scored", feature: "road", winners: ["P1", "P2"], points: 3, when: "turn" },
+    { type: "fairy_points", player: "P1", points: 1 },
+  ];
+  const ifEnded = {
+    scores: [14, 9],
+    events: [{ type: "scored", feature: "field", winners: ["P2"], points: 6, when: "final" }],
+  };
+  const s = standings(events, players, ifEnded);
+  assert.deepEqual(s.used, ["city", "road", "field", "fairy"]);
+  assert.equal(s.max, 14);
+  assert.deepEqual(s.rows[0], {
+    player: "P1",
+    score: 14,
+    kinds: { city: 10, road: 3, field: 0, fairy: 1 },
+    ending: { city: 0, road: 0, field: 0, fairy: 0 },
+    ifEnded: 14,
+  });
+  assert.deepEqual(s.rows[1].ending, { city: 0, road: 0, field: 6, fairy: 0 });
+  assert.equal(s.rows[1].ifEnded, 9);
+  // Without the server's ending (it could not be worked out), only the points so far.
+  assert.equal(standings(events, players, null).rows[1].ifEnded, null);
 });
