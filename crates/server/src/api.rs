@@ -657,10 +657,30 @@ async fn hint(
         .take(5)
         .map(|c| json!({ "action": game.action_text(c.action), "visits": c.visits, "value": c.value }))
         .collect();
+    // After a placement the same seat decides its figure: the hint says that too, so that it reads as a whole turn
+    // ("place … and put a knight on the city"). The bot thinks again on the position after its placement.
+    let mut after = game.clone();
+    let next_move = match thought.action {
+        carcassonne::Action::Place { .. } if after.apply(thought.action).is_ok() => {
+            let same_seat = after.decision().actor == carcassonne::Actor::Player(seat);
+            if same_seat && !after.is_over() {
+                let next = s.bots.hint(spec.build(crate::random_u64()), after.clone(), seat).await?;
+                json!({
+                    "action": after.action_text(next.action),
+                    "fields": carcassonne::report::action_view(&after, next.action),
+                    "decision": carcassonne::report::pending_json(&after)["kind"],
+                })
+            } else {
+                Value::Null
+            }
+        }
+        _ => Value::Null,
+    };
     Ok(Json(json!({
         "bot": spec.to_string(),
         "action": game.action_text(thought.action),
         "fields": carcassonne::report::action_view(&game, thought.action),
+        "next": next_move,
         "candidates": candidates,
         "iterations": thought.iterations,
         "seconds": thought.elapsed.as_secs_f64(),

@@ -397,6 +397,17 @@ impl Room {
             self.seal();
         }
         let text = self.game.action_text(a);
+        // What the seat did, for the log: the action with its parts named, on the board as it was before it. A draw
+        // is chance's and says nothing a scoring or the next view does not.
+        let played = match actor {
+            Actor::Player(p) => Some(json!({
+                "action": self.entries.len() + 1,
+                "type": "played",
+                "by": p.to_string(),
+                "move": carcassonne::report::action_view(&self.game, a),
+            })),
+            _ => None,
+        };
         // A triangle from the hand showed a hidden tile (D-54).
         let triangle = match a {
             Action::PlaceTriangle { .. } => true,
@@ -410,7 +421,8 @@ impl Room {
             Event::Volcano { reshuffled, .. } => *reshuffled > 0,
             _ => false,
         });
-        let events = self.game.last_events().iter().map(|e| public_event(&self.game, n, e)).collect();
+        let events =
+            played.into_iter().chain(self.game.last_events().iter().map(|e| public_event(&self.game, n, e))).collect();
         let barrier = match actor {
             Actor::Player(p) => p != active || triangle || revealing || self.game.is_over(),
             _ => true,

@@ -351,6 +351,25 @@ async fn colours_rules_hints_and_past_positions() {
     let (st, hint) = get(&app, &format!("/api/games/{id}/hint?bot=greedy"), t1).await;
     assert_eq!(st, StatusCode::OK, "{hint}");
     assert!(mine["game"]["legal"].as_array().unwrap().contains(&hint["action"]), "{hint}");
+    // A placement's hint says the rest of the turn too: what the bot would do with a figure next.
+    assert_eq!(hint["fields"]["type"], "place", "{hint}");
+    assert_eq!(hint["next"]["decision"], "phase2", "{hint}");
+    assert!(["deploy", "pass"].contains(&hint["next"]["fields"]["type"].as_str().unwrap()), "{hint}");
+    // The log names what each seat did, on the board as it was: the placement, by P1, with its parts; chance's
+    // draws are not there.
+    let (st, _) = post(
+        &app,
+        &format!("/api/games/{id}/actions"),
+        t1,
+        json!({ "action": hint["action"], "version": mine["version"] }),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let (_, log) = get(&app, &format!("/api/games/{id}/events"), None).await;
+    let played: Vec<&Value> = log["events"].as_array().unwrap().iter().filter(|e| e["type"] == "played").collect();
+    assert_eq!(played.len(), 1, "{log}");
+    assert_eq!(played[0]["by"], "P1");
+    assert_eq!(played[0]["move"], hint["fields"]);
     assert_eq!(get(&app, &format!("/api/games/{id}/hint"), t2).await.0, StatusCode::FORBIDDEN);
     assert_eq!(get(&app, &format!("/api/games/{id}/hint"), None).await.0, StatusCode::UNAUTHORIZED);
     // Past positions, for the replay viewer: the table after 0 and after 1 action.

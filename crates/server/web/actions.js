@@ -57,6 +57,35 @@ export function segmentWords(segment, tr = translate) {
   return dir ? tr("featureAt", { feature, where: tr(`dir_${dir}`) }) : feature;
 }
 
+/**
+ * A space in words, from the start tile's: "the space 1 east and 2 north of the start tile".
+ * @param {string | undefined} space `x,y`, north up
+ * @param {Translate} [t]
+ */
+export function spaceWords(space, t = translate) {
+  const [x, y] = (space || "").split(",").map(Number);
+  if (!space || !Number.isFinite(x) || !Number.isFinite(y)) return space || "";
+  const parts = [];
+  if (x) parts.push(t(x > 0 ? "sp_east" : "sp_west", { n: Math.abs(x) }));
+  if (y) parts.push(t(y > 0 ? "sp_north" : "sp_south", { n: Math.abs(y) }));
+  if (!parts.length) return t("sp_start");
+  return t("sp_of", { where: parts.join(t("and")) });
+}
+
+/**
+ * The name of the figure a deployment puts down: a meeple by its role (knight, highwayman, monk, farmer), the
+ * others by what they are.
+ * @param {string | undefined} figure
+ * @param {string | undefined} segment
+ * @param {Translate} [t]
+ */
+export function figureWords(figure, segment, t = translate) {
+  if (figure && figure !== "meeple") return t(`one_${figure}`);
+  const feature = (segment || "").split("@")[0];
+  const role = { city: "knight", road: "highwayman", field: "farmer" }[feature] || "monk";
+  return t(`one_${role}`);
+}
+
 /** @param {string} s */
 export const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -71,25 +100,24 @@ export function spotWords(a, nameOf = (p) => p, t = translate) {
   const segment = segmentWords(a.segment, t);
   const who = a.player ? nameOf(a.player) : "";
   const figure = a.figure ? t(a.figure) : "";
+  const space = spaceWords(a.space, t);
   switch (a.type) {
     case "deploy":
-      return t("spot_deploy", { figure, segment });
+      return t("spot_deploy", { figure: figureWords(a.figure, a.segment, t), segment });
     case "barn":
       return t("spot_barn", { where: t(`dir_${a.corner}`) });
     case "portal":
-      return t("spot_portal", { figure, segment, space: a.space });
+      return t("spot_portal", { figure, segment, space });
     case "wagon-move":
-      return t("spot_wagon", { segment, space: a.space });
+      return t("spot_wagon", { segment, space });
     case "princess":
       return t("spot_princess", { who, figure, segment });
     case "fairy":
-      return a.player
-        ? t("spot_fairy_next", { who, figure, segment, space: a.space })
-        : t("spot_fairy_space", { space: a.space });
+      return a.player ? t("spot_fairy_next", { who, figure, segment, space }) : t("spot_fairy_space", { space });
     case "crop-add":
-      return t("spot_crop_add", { figure, segment, space: a.space });
+      return t("spot_crop_add", { figure, segment, space });
     case "crop-remove":
-      return t("spot_crop_remove", { who, figure, segment, space: a.space });
+      return t("spot_crop_remove", { who, figure, segment, space });
     default:
       return a.text;
   }

@@ -2,6 +2,7 @@
 // What happened, in words, and where each player's points came from (pure: the unit tests run them under Node).
 // Events are the server's (docs/record-format.md, "Events").
 
+import { spaceWords } from "./actions.js";
 import { t as translate } from "./i18n.js";
 
 /**
@@ -35,14 +36,14 @@ export function eventText(e, nameOf = (p) => p, t = translate) {
       );
     }
     case "dragon_moved":
-      return t("ev_dragon", { who: nameOf(e.player), space: e.space });
+      return t("ev_dragon", { who: nameOf(e.player), space: spaceWords(e.space, t) });
     case "meeple_returned":
       return t(e.cause === "dragon" ? "ev_eaten" : "ev_returned", {
         who: nameOf(e.player),
         kind: t(e.kind === "normal" ? "meeple" : e.kind),
       });
     case "volcano":
-      return t("ev_volcano", { space: e.space });
+      return t("ev_volcano", { space: spaceWords(e.space, t) });
     case "fairy_moved":
       return t("ev_fairy", { who: nameOf(e.player) });
     case "fairy_points":

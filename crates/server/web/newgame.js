@@ -28,6 +28,7 @@ export async function newGame() {
   const chosen = new Set();
   const values = {};
   let tileFile = null;
+  let showKeys = false;
   const form = h("form", { class: "new-game" });
   const draw = () => {
     const seatRows = seats.map((s, i) =>
@@ -142,15 +143,36 @@ export async function newGame() {
               (m === "abbey" && o.key.startsWith("abbey.")),
           )),
     );
+    // Each option by its name and a line on what it changes, in the player's language; its key and rule id only in
+    // the advanced view.
     const optionRows = relevant.map((o) =>
       h(
         "label",
-        { class: "option" },
-        h("span", { class: "key" }, o.key, o.rule ? h("small", {}, ` ${o.rule}`) : null),
+        { class: "option", "data-key": o.key },
+        h("span", { class: "key" }, optionName(o)),
         optionInput(o, values),
-        h("span", { class: "doc" }, o.doc),
+        h(
+          "span",
+          { class: "doc" },
+          optionDoc(o),
+          h("code", { class: "advanced" }, ` ${o.key}${o.rule ? ` (${o.rule})` : ""}`),
+        ),
       ),
     );
+    const advanced = h(
+      "label",
+      { class: "check advanced-toggle" },
+      h("input", {
+        type: "checkbox",
+        checked: showKeys,
+        onchange: (e) => {
+          showKeys = e.target.checked;
+          form.classList.toggle("show-keys", showKeys);
+        },
+      }),
+      t("advancedOptions"),
+    );
+    form.classList.toggle("show-keys", showKeys);
     form.replaceChildren(
       ...[
         h("h2", {}, t("seats")),
@@ -194,7 +216,9 @@ export async function newGame() {
               }),
             )
           : null,
-        optionRows.length ? h("details", { class: "options" }, h("summary", {}, t("options")), ...optionRows) : null,
+        optionRows.length
+          ? h("details", { class: "options" }, h("summary", {}, t("options")), ...optionRows, advanced)
+          : null,
         h("p", {}, h("button", { class: "primary", type: "submit" }, t("create"))),
       ].filter((c) => c !== null),
     );
@@ -233,6 +257,27 @@ export async function newGame() {
   );
 }
 
+// A rule option in the player's words: its name, what it changes, each value. The server's own line (English) and
+// the key stand in for an option the table has no words for (a newer server's).
+/** @param {{ key: string, doc: string }} o */
+function optionName(o) {
+  const name = t(`opt.${o.key}`);
+  return name === `opt.${o.key}` ? o.key : name;
+}
+/** @param {{ key: string, doc: string }} o */
+function optionDoc(o) {
+  const doc = t(`optdoc.${o.key}`);
+  return doc === `optdoc.${o.key}` ? o.doc : doc;
+}
+/**
+ * @param {{ key: string }} o
+ * @param {string} v
+ */
+function valueName(o, v) {
+  const name = t(`val.${o.key}.${v}`);
+  return name === `val.${o.key}.${v}` ? v : name;
+}
+
 // A rule option's control: a choice among its values, or, for a range of numbers (`1..24`), a number input with
 // those bounds (the default first in either).
 function optionInput(o, values) {
@@ -245,7 +290,7 @@ function optionInput(o, values) {
       step: 1,
       required: true,
       value: values[o.key] ?? o.default,
-      "aria-label": o.key,
+      "aria-label": optionName(o),
       oninput: (e) => {
         values[o.key] = e.target.value;
       },
@@ -254,7 +299,7 @@ function optionInput(o, values) {
   return h(
     "select",
     {
-      "aria-label": o.key,
+      "aria-label": optionName(o),
       onchange: (e) => {
         values[o.key] = e.target.value;
       },
@@ -263,7 +308,7 @@ function optionInput(o, values) {
       h(
         "option",
         { value: v, selected: (values[o.key] ?? o.default) === v },
-        i === 0 ? `${v} (${t("defaultValue")})` : v,
+        i === 0 ? `${valueName(o, v)} (${t("defaultValue")})` : valueName(o, v),
       ),
     ),
   );

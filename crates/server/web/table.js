@@ -3,7 +3,7 @@
 // its controls, what happened, the tiles left, the final scores. Everything shown comes from the server's view of
 // the seat this browser acts for (hot seat: the seat to decide); every choice goes back as the action's text.
 
-import { choiceLabel, spotLabels, spotTag, turnOrientation } from "./actions.js";
+import { capitalise, choiceLabel, spaceWords, spotLabels, spotTag, turnOrientation } from "./actions.js";
 import { get, keepLastSeat, lastSeat, post, tokens } from "./api.js";
 import { leave, setSound, soundOn, yourTurn } from "./attention.js";
 import { Board, parseSpace, seatMark, tileIcon } from "./board.js";
@@ -13,6 +13,7 @@ import { eventText, finalSplit, standings } from "./log.js";
 import { ruleLink } from "./rules.js";
 import { inkOn, seatColour } from "./tiles.js";
 import { go, h, header, root, toast } from "./ui.js";
+import { actionWords, didWords, tileWords } from "./words.js";
 
 // What identifies a control across a redraw: its kind and its name.
 function focusKey(e) {
@@ -485,7 +486,9 @@ export class Table {
           h(
             "div",
             { class: "action-list" },
-            legal.map((a) => h("button", { class: "small", onclick: () => this.act(a.text) }, a.text)),
+            legal.map((a) =>
+              h("button", { class: "small", onclick: () => this.act(a.text) }, capitalise(this.words(a, pending))),
+            ),
           ),
         ),
       );
@@ -567,9 +570,7 @@ export class Table {
         h(
           "div",
           { class: "buttons choices" },
-          choices.map((a) =>
-            h("button", { onclick: () => this.act(a.text), "data-choice": a.text, title: a.text }, choiceLabel(a)),
-          ),
+          choices.map((a) => h("button", { onclick: () => this.act(a.text), "data-choice": a.text }, choiceLabel(a))),
         ),
       );
     }
@@ -582,7 +583,11 @@ export class Table {
           picks.map((a) =>
             h(
               "button",
-              { class: "tile-button", onclick: () => this.act(a.text), "aria-label": a.text },
+              {
+                class: "tile-button",
+                onclick: () => this.act(a.text),
+                "aria-label": capitalise(tileWords(this.board.tile(a.tile))),
+              },
               tileIcon(this.board.tile(a.tile), "r0", 56),
             ),
           ),
@@ -632,7 +637,7 @@ export class Table {
               "button",
               {
                 class: `tile-button${this.sel.tile === id ? " selected" : ""}`,
-                "aria-label": id,
+                "aria-label": capitalise(tileWords(this.board.tile(id))),
                 onclick: () => {
                   this.sel = { ...this.sel, tile: id, space: null, orient: null };
                   this.renderPanel();
@@ -652,7 +657,7 @@ export class Table {
     for (const [space, os] of spaces) {
       this.board.spaceMark(
         space,
-        t("spot_space", { space }),
+        t("spot_space", { space: spaceWords(space) }),
         () => {
           if (this.sel.space === space) return this.placeSelected();
           this.sel.space = space;
@@ -704,6 +709,15 @@ export class Table {
     return out;
   }
 
+  // An action in the player's words (the notation is only what goes back to the server).
+  words(a, pending = this.view?.game?.pending) {
+    return actionWords(a, {
+      nameOf: (p) => this.nameOf(p),
+      tileOf: (id) => this.board.tile(id),
+      pending: pending?.kind,
+    });
+  }
+
   async hint() {
     const r = await get(`/api/games/${this.id}/hint`, this.token(this.view));
     if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
@@ -713,7 +727,11 @@ export class Table {
       this.sel = { ...this.sel, tile: a.tile, space: a.space, orient: a.orient };
       this.renderPanel();
     }
-    toast(t("hintSays", { action: r.data.action }));
+    // In words, with what the bot would do next in the same turn (its figure after a placement).
+    const first = this.words(a);
+    const next = r.data.next;
+    const says = next ? t("hintThen", { first, second: this.words(next.fields, { kind: next.decision }) }) : first;
+    toast(t("hintSays", { action: says }));
   }
 
   rotate(d) {
@@ -835,19 +853,14 @@ export class Table {
   }
 
   renderLog() {
+    const ctx = { nameOf: (p) => this.nameOf(p), tileOf: (id) => this.board.tile(id) };
     const shown = this.events
       .filter((e) => e.type !== "set_aside" && e.type !== "put_back")
-      .slice(-60)
+      .map((e) => ({ e, text: e.type === "played" ? didWords(e.by, e.move, ctx) : eventText(e, ctx.nameOf) }))
+      .filter((x) => x.text)
+      .slice(-150)
       .reverse();
-    this.logEl.replaceChildren(
-      ...shown.map((e) =>
-        h(
-          "li",
-          { class: `ev ev-${e.type}` },
-          eventText(e, (p) => this.nameOf(p)),
-        ),
-      ),
-    );
+    this.logEl.replaceChildren(...shown.map(({ e, text }) => h("li", { class: `ev ev-${e.type}` }, text)));
   }
 
   // The points in view: a bar per seat (its score now, and in a lighter shade what the game's end would add), then

@@ -10,6 +10,7 @@
 // 8. A tab in the background says when it is the person's turn (issue 22, item 9).
 // 9. The table by keyboard alone, and seats told apart by more than colour (issue 22, item 15).
 // 10. The landing page's two ways to start (issue 22, item 13).
+// 11. Plain language: rule options, the legal actions, the hint and the log in words (issue 22, item 7).
 // In 1, the points in view (issue 22, item 10): by kind, with what the game's end now would add.
 // Every page must log no console error. On every move, every spot of the decision showing must be its own (none on
 // another, each reached by a click at its centre; zoomed out, a crowd that cannot each have a place near its point
@@ -400,7 +401,7 @@ async function createByForm(page, sets, options = {}) {
   }
   if (Object.keys(options).length) await page.locator("details.options summary").click();
   for (const [key, value] of Object.entries(options))
-    await page.locator(".option", { hasText: key }).locator("select").selectOption(value);
+    await page.locator(`.option[data-key="${key}"]`).locator("select").selectOption(value);
   await page.getByRole("button", { name: "Create the game" }).click();
   await page.getByRole("button", { name: /Play here/ }).click();
   await page.waitForSelector("svg.board");
@@ -509,7 +510,7 @@ if (runs("small")) {
     }
     await halflings.click();
     await page.locator("details.options summary").click();
-    const perPlayer = page.locator(".option", { hasText: "halflings.tiles_per_player" });
+    const perPlayer = page.locator(`.option[data-key="halflings.tiles_per_player"]`);
     const input = perPlayer.locator("input[type=number]");
     if (!(await input.count()))
       failures.push(
@@ -1084,6 +1085,65 @@ if (runs("landing"))
     }
     report.landing = landing;
     await ctx.close();
+  });
+
+// 11. Plain language (issue 22, item 7): the rule options by name, with their keys only in the advanced view; the
+// list of every legal action, the hint and the log in words, never in the record's notation.
+const NOTATION = /@|\bbase\/|\br(90|180|270)\b|-?\d+,-?\d+|\b[a-z]+\.[a-z_]+\b/;
+if (runs("words"))
+  await guarded("words", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    watch(page, "words");
+    const words = {};
+    await page.goto(`${base}/new`, { waitUntil: "networkidle" });
+    await page.waitForSelector(".seat-row");
+    for (const set of ["Abbey & Mayor", "Princess & Dragon", "Crop Circles", "Halflings"])
+      await page.getByRole("checkbox", { name: set, exact: true }).click();
+    await page.locator("details.options summary").click();
+    const options = page.locator("details.options");
+    const shown = await options.innerText();
+    const key = shown.match(/\b[a-z]+\.[a-z_]+\b|\b[a-z]+_[a-z_]+\b/);
+    if (key) failures.push(`words: the rule options show "${key[0]}" outside the advanced view`);
+    words.options = await page.locator(".option").count();
+    await options.getByRole("checkbox", { name: "Show the rule ids and option keys" }).check();
+    if (!/halflings\.tiles_per_player/.test(await options.innerText()))
+      failures.push("words: the advanced view does not show the options' keys");
+    await page.screenshot({ path: `${out}/11-options.png`, fullPage: true });
+
+    await createByForm(page, []);
+    await page.waitForSelector(".space-mark");
+    await page.locator("details.all-actions summary").click();
+    const listed = await page.locator(".action-list button").allInnerTexts();
+    words.actions = listed.length;
+    words.firstAction = listed[0];
+    const coded = listed.filter((x) => NOTATION.test(x));
+    if (!listed.length) failures.push("words: the list of legal actions is empty");
+    if (coded.length) failures.push(`words: ${coded.length} legal actions read as notation, as "${coded[0]}"`);
+    await page.getByRole("button", { name: "Hint" }).click();
+    const toast = page.locator(".toast", { hasText: "The bot suggests" });
+    await toast.waitFor({ timeout: 20000 });
+    words.hint = await toast.innerText();
+    await page.screenshot({ path: `${out}/11-hint.png` });
+    if (!/^The bot suggests: place .+ on the space .+ of the start tile/.test(words.hint))
+      failures.push(`words: the hint says "${words.hint}"`);
+    if (NOTATION.test(words.hint.replace(/^The bot suggests: /, "")))
+      failures.push(`words: the hint is in notation: "${words.hint}"`);
+    // Two turns by clicks, then the log: each placement and figure in a sentence, the bot's as well as ours.
+    const used = new Set();
+    for (let i = 0; i < 12; i++) await move(page, used, false).catch(() => false);
+    const log = await page.locator(".log li").allInnerTexts();
+    words.log = log.slice(0, 6);
+    const placed = log.filter((x) => / placed .+ on the space /.test(x));
+    const bot = await api(`/api/games/${page.url().split("/").pop()}`);
+    const botName = bot.seats[1].name;
+    if (!placed.some((x) => x.startsWith(botName)))
+      failures.push(`words: the log has no placement by ${botName}: ${JSON.stringify(words.log)}`);
+    if (!placed.some((x) => !x.startsWith(botName)))
+      failures.push(`words: the log has no placement of the person's: ${JSON.stringify(words.log)}`);
+    const codedLog = log.filter((x) => /@|\bbase\//.test(x));
+    if (codedLog.length) failures.push(`words: the log says "${codedLog[0]}"`);
+    report.words = words;
+    await page.close();
   });
 
 // 1. A whole base game against a bot.

@@ -23,7 +23,7 @@ test("a segment in words: its feature and where it touches the tile", () => {
 test("every kind of spot says what it does, in words", () => {
   assert.equal(
     spotWords({ type: "deploy", figure: "meeple", segment: "road@W", text: "meeple road@W" }, nameOf, en),
-    "meeple on the road, west",
+    "a highwayman on the road, west",
   );
   assert.equal(spotWords({ type: "barn", corner: "NE", text: "barn NE" }, nameOf, en), "barn at the north-east corner");
   assert.equal(
@@ -32,7 +32,7 @@ test("every kind of spot says what it does, in words", () => {
       nameOf,
       en,
     ),
-    "mayor through the portal onto the city, north at 1,0",
+    "mayor through the portal onto the city, north, on the space 1 east of the start tile",
   );
   assert.equal(
     spotWords(
@@ -49,7 +49,10 @@ test("every kind of spot says what it does, in words", () => {
     ),
     "send Bo's meeple on the city, north home",
   );
-  assert.equal(spotWords({ type: "fairy", space: "2,2", text: "fairy 2,2" }, nameOf, en), "fairy to 2,2");
+  assert.equal(
+    spotWords({ type: "fairy", space: "2,2", text: "fairy 2,2" }, nameOf, en),
+    "fairy to the space 2 east and 2 north of the start tile",
+  );
   assert.equal(
     spotWords(
       {
@@ -63,7 +66,7 @@ test("every kind of spot says what it does, in words", () => {
       nameOf,
       ro,
     ),
-    "ia înapoi figura (omuleț) lui Ana de pe câmp, nord-vest, la 0,0",
+    "ia înapoi figura (omuleț) lui Ana de pe câmp, nord-vest, pe locul piesei de start",
   );
   assert.equal(spotWords({ type: "something new", text: "new 1" }, nameOf, en), "new 1");
 });
@@ -73,9 +76,15 @@ test("spot labels are capitalised, and two that read the same say their notation
   const b = { ...a, text: "add meeple 0,0 city@E" };
   const c = { type: "deploy", figure: "meeple", segment: "road@S", text: "meeple road@S" };
   const labels = spotLabels([a, b, c], nameOf, en);
-  assert.equal(labels.get("meeple road@S"), "Meeple on the road, south");
-  assert.equal(labels.get("add meeple 0,0 city@N"), "Add a meeple on the city, north at 0,0 (add meeple 0,0 city@N)");
-  assert.equal(labels.get("add meeple 0,0 city@E"), "Add a meeple on the city, north at 0,0 (add meeple 0,0 city@E)");
+  assert.equal(labels.get("meeple road@S"), "A highwayman on the road, south");
+  assert.equal(
+    labels.get("add meeple 0,0 city@N"),
+    "Add a meeple on the city, north, on the start tile's space (add meeple 0,0 city@N)",
+  );
+  assert.equal(
+    labels.get("add meeple 0,0 city@E"),
+    "Add a meeple on the city, north, on the start tile's space (add meeple 0,0 city@E)",
+  );
 });
 
 test("a spot's tag: the feature's letter, the barn's figure", () => {

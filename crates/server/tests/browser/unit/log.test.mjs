@@ -47,7 +47,7 @@ test("a scoring says who, how much, for what, and why", () => {
 test("other events, and one not known yet", () => {
   assert.equal(
     eventText({ type: "dragon_moved", player: "P2", space: "1,1" }, nameOf, en),
-    "Bo moved the dragon to 1,1",
+    "Bo moved the dragon to the space 1 east and 1 north of the start tile",
   );
   assert.equal(
     eventText({ type: "meeple_returned", player: "P1", kind: "normal", cause: "dragon" }, nameOf, en),
