@@ -380,6 +380,40 @@ const STRINGS = {
     "val.pd.tile_s_pennant.c2": "no pennant (2nd edition)",
     "val.pd.tile_s_pennant.c1": "one pennant (1st edition)",
     advancedOptions: "Show the rule ids and option keys",
+    "howto.base":
+      "Players take turns. On your turn you draw a tile and place it so that it continues the landscape: every edge must match the tile beside it, city to city, road to road, field to field.\nThen you may put one of your meeples on a feature of that tile, if nobody already holds the feature it belongs to: a knight in a city, a highwayman on a road, a monk in a monastery, or a farmer in a field.\nA completed feature scores at once, and its meeples come home: a road 1 point a tile, a city 2 a tile and 2 a pennant, a monastery 9 once eight tiles surround it. Whoever has the most meeples in a feature takes its points; a tie scores for everyone tied.\nWhen the tiles run out, what is unfinished scores less (a city 1 a tile and a pennant, a road 1 a tile, a monastery 1 for itself and each tile around it), and each field gives 3 points for every completed city it touches to whoever has the most farmers in it. Farmers never come home before that.",
+    "howto.turn":
+      "A turn is: place a tile, then perhaps a figure, then everything the tile completed scores. Each expansion slots its own steps into that order (the dragon's flight, the fairy, the princess, a crop circle); this page lists them all, in order.",
+    "howto.abbey":
+      "Each player has one abbey. Instead of drawing a tile, you may place it on an empty space with tiles on all four sides: it fits any edges and closes the roads and cities that end there.\nYou may put a monk on it; it scores like a monastery.",
+    "howto.mayor":
+      "The mayor is a figure for cities only. When a city scores, the mayor counts as many meeples as the city has pennants, so it is strongest in big cities with many pennants, and worth nothing in a city without one.",
+    "howto.wagon":
+      "The wagon is a meeple for roads, cities and monasteries, never fields. When its feature scores, instead of coming home it may roll on to a neighbouring unfinished feature that nobody holds.",
+    "howto.barn":
+      "A barn stands on a corner where four tiles meet in fields. Farmers already in its field score at once (3 points a completed city) and come home; from then on no farmer may enter that field.\nAt the end, whoever has the most barns in a field scores 4 points for each completed city it touches.",
+    "howto.dragon":
+      "A volcano tile brings the dragon onto the board. When a dragon tile is placed, the dragon walks up to six steps, the players choosing one step each in turn, and it eats every meeple on the tiles it passes.\nIt never goes back to a tile it walked on this time, nor onto the fairy's tile.",
+    "howto.fairy":
+      "Instead of placing a figure, you may move the fairy next to one of your meeples. That meeple is safe from the dragon; you score 1 point at the start of each of your turns while the fairy is with it, and 3 more when its feature scores.",
+    "howto.princess":
+      "A city tile with a princess sends a knight home: when you add it to a city that holds knights, you may return one of them, anyone's, and then you place no figure this turn.",
+    "howto.portal":
+      "After placing a tile with a magic portal, you may put your meeple on any unfinished, unoccupied feature anywhere on the board instead of on the tile you placed.",
+    "howto.crop":
+      "Crop circles show a symbol: a shield for knights, a club for highwaymen, a pitchfork for farmers. After placing one, you choose for everyone: either each player may add a meeple beside one of theirs in that role, or each player must take one of theirs in that role back.",
+    "howto.halflings":
+      "Halflings are triangular half tiles. Each player holds a few in hand and, instead of drawing, may play one on an empty space or beside the triangle already on a space. Two triangles fill a space together; their long sides always face each other.",
+    "howto.end":
+      "The game ends when the last tile has been placed (and, with some expansions, when no abbey or triangle in hand can still be played). Then every unfinished feature, every field and every barn scores, and the highest score wins.",
+    "howto.variants":
+      "Editions and house rules differ in a few places. Each difference is a rule option you choose when creating a game; the defaults follow the current edition.",
+    rulesOneByOne: "The rules, one by one (with their ids)",
+    optionName: "Option",
+    optionKey: "Key",
+    moduleSwitch: "Whether this part of an expansion is in the game (the expansions on the new-game form switch them).",
+    switchOn: "on",
+    switchOff: "off",
   },
   ro: {
     title: "Carcassonne",
@@ -764,6 +798,40 @@ const STRINGS = {
     "val.pd.tile_s_pennant.c2": "fără blazon (ediția a 2-a)",
     "val.pd.tile_s_pennant.c1": "un blazon (ediția 1)",
     advancedOptions: "Arată id-urile regulilor și cheile opțiunilor",
+    "howto.base":
+      "Jucătorii joacă pe rând. La tura ta tragi o piesă și o pui astfel încât să continue peisajul: fiecare margine trebuie să se potrivească cu piesa de alături, oraș cu oraș, drum cu drum, câmp cu câmp.\nApoi poți pune unul dintre omuleții tăi pe un element al acelei piese, dacă nimeni nu ocupă deja elementul din care face parte: cavaler într-un oraș, tâlhar pe un drum, călugăr într-o mănăstire sau țăran pe un câmp.\nUn element terminat punctează imediat, iar omuleții lui se întorc acasă: un drum 1 punct pe piesă, un oraș 2 pe piesă și 2 pe blazon, o mănăstire 9 când e înconjurată de opt piese. Cine are cei mai mulți omuleți într-un element ia punctele; la egalitate punctează toți cei egali.\nCând se termină piesele, ce e neterminat punctează mai puțin (un oraș 1 pe piesă și pe blazon, un drum 1 pe piesă, o mănăstire 1 pentru ea și pentru fiecare piesă din jur), iar fiecare câmp dă 3 puncte pentru fiecare oraș terminat pe care îl atinge celui cu cei mai mulți țărani pe el. Țăranii nu se întorc acasă până atunci.",
+    "howto.turn":
+      "O tură înseamnă: pui o piesă, apoi poate o figură, apoi punctează tot ce a terminat piesa. Fiecare extensie își adaugă pașii ei în această ordine (zborul dragonului, zâna, prințesa, un cerc din lanuri); pagina aceasta îi arată pe toți, în ordine.",
+    "howto.abbey":
+      "Fiecare jucător are o abație. În loc să tragi o piesă, o poți pune pe un loc gol cu piese pe toate cele patru laturi: se potrivește cu orice margini și închide drumurile și orașele care se termină acolo.\nPoți pune un călugăr pe ea; punctează ca o mănăstire.",
+    "howto.mayor":
+      "Primarul este o figură doar pentru orașe. Când un oraș punctează, primarul contează cât atâția omuleți câte blazoane are orașul: e cel mai puternic în orașele mari, cu multe blazoane, și nu valorează nimic într-un oraș fără blazon.",
+    "howto.wagon":
+      "Căruța este un omuleț pentru drumuri, orașe și mănăstiri, niciodată pentru câmpuri. Când elementul ei punctează, în loc să se întoarcă acasă poate merge mai departe pe un element vecin neterminat pe care nu-l ocupă nimeni.",
+    "howto.barn":
+      "Un hambar stă într-un colț unde se întâlnesc patru piese cu câmp. Țăranii aflați deja pe câmpul lui punctează imediat (3 puncte pe oraș terminat) și se întorc acasă; de atunci niciun țăran nu mai poate intra pe acel câmp.\nLa final, cine are cele mai multe hambare pe un câmp primește 4 puncte pentru fiecare oraș terminat pe care îl atinge.",
+    "howto.dragon":
+      "O piesă cu vulcan aduce dragonul pe masă. Când se pune o piesă cu dragon, dragonul face până la șase pași, aleși pe rând de jucători, și mănâncă fiecare omuleț de pe piesele pe care trece.\nNu se întoarce pe o piesă pe care a trecut deja de data asta și nici pe piesa zânei.",
+    "howto.fairy":
+      "În loc să pui o figură, poți muta zâna lângă unul dintre omuleții tăi. Acel omuleț e ferit de dragon; primești 1 punct la începutul fiecărei ture cât timp zâna e lângă el și încă 3 când elementul lui punctează.",
+    "howto.princess":
+      "O piesă de oraș cu prințesă trimite un cavaler acasă: când o adaugi la un oraș cu cavaleri, poți întoarce unul dintre ei, al oricui, iar apoi nu mai pui nicio figură în tura asta.",
+    "howto.portal":
+      "După ce pui o piesă cu portal fermecat, îți poți pune omulețul pe orice element neterminat și neocupat de pe masă, în loc de piesa pe care ai pus-o.",
+    "howto.crop":
+      "Cercurile din lanuri au un simbol: scut pentru cavaleri, ghioagă pentru tâlhari, furcă pentru țărani. După ce pui unul, alegi pentru toți: fie fiecare jucător poate adăuga un omuleț lângă unul de-al lui cu acel rol, fie fiecare trebuie să ia înapoi unul de-al lui cu acel rol.",
+    "howto.halflings":
+      "Jumi-juma sunt jumătăți de piesă triunghiulare. Fiecare jucător ține câteva în mână și, în loc să tragă, poate juca unul pe un loc gol sau lângă triunghiul aflat deja pe un loc. Două triunghiuri umplu împreună un loc; laturile lor lungi stau mereu față în față.",
+    "howto.end":
+      "Jocul se termină când s-a pus ultima piesă (și, cu unele extensii, când nu se mai poate juca nicio abație sau niciun triunghi din mână). Atunci punctează fiecare element neterminat, fiecare câmp și fiecare hambar, iar cel cu cele mai multe puncte câștigă.",
+    "howto.variants":
+      "Edițiile și regulile de casă diferă în câteva locuri. Fiecare diferență e o opțiune pe care o alegi când creezi partida; valorile implicite urmează ediția actuală.",
+    rulesOneByOne: "Regulile, una câte una (cu id-urile lor)",
+    optionName: "Opțiune",
+    optionKey: "Cheie",
+    moduleSwitch: "Dacă această parte a unei extensii e în joc (extensiile din formularul de partidă nouă o pornesc).",
+    switchOn: "pornit",
+    switchOff: "oprit",
   },
 };
 

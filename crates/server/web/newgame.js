@@ -4,6 +4,7 @@
 import { get, keepToken, post } from "./api.js";
 import { t } from "./i18n.js";
 import { defaultNames } from "./names.js";
+import { optionDoc, optionName, valueName } from "./options.js";
 import { COLOUR_HEX, inkOn } from "./tiles.js";
 import { go, h, header, root, toast } from "./ui.js";
 
@@ -255,27 +256,6 @@ export async function newGame() {
       form,
     ),
   );
-}
-
-// A rule option in the player's words: its name, what it changes, each value. The server's own line (English) and
-// the key stand in for an option the table has no words for (a newer server's).
-/** @param {{ key: string, doc: string }} o */
-function optionName(o) {
-  const name = t(`opt.${o.key}`);
-  return name === `opt.${o.key}` ? o.key : name;
-}
-/** @param {{ key: string, doc: string }} o */
-function optionDoc(o) {
-  const doc = t(`optdoc.${o.key}`);
-  return doc === `optdoc.${o.key}` ? o.doc : doc;
-}
-/**
- * @param {{ key: string }} o
- * @param {string} v
- */
-function valueName(o, v) {
-  const name = t(`val.${o.key}.${v}`);
-  return name === `val.${o.key}.${v}` ? v : name;
 }
 
 // A rule option's control: a choice among its values, or, for a range of numbers (`1..24`), a number input with

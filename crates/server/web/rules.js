@@ -5,6 +5,7 @@
 
 import { Board } from "./board.js";
 import { uiIcon } from "./icons.js";
+import { optionDoc, optionName, valueName } from "./options.js";
 import { seatColour } from "./tiles.js";
 
 // The modules, their section of docs/rules.md and their example game (docs/examples).
@@ -143,8 +144,15 @@ export async function rulesPage({ root, header, h, t }, path) {
   );
   const mod = MODULES.find((m) => m.id === which);
   const main = h("main", { class: "page rules-page" }, h("h1", {}, t("rules")), nav);
+  // How to play, in a player's words, before the rules with their ids.
+  const howTo = (id) => [
+    h("h2", {}, t("howToPlay")),
+    ...t(`howto.${id}`)
+      .split("\n")
+      .map((p) => h("p", { class: "how-to" }, p)),
+  ];
   if (!mod) {
-    main.append(h("p", {}, t("rulesIntro")));
+    main.append(...howTo("base"), h("p", {}, t("rulesIntro")));
     const opts = await fetch("/api/rules")
       .then((x) => x.json())
       .catch(() => ({ options: [] }));
@@ -159,10 +167,10 @@ export async function rulesPage({ root, header, h, t }, path) {
           h(
             "tr",
             {},
-            h("th", {}, "key"),
-            h("th", {}, t("ruleAbout")),
+            h("th", {}, t("optionName")),
             h("th", {}, t("valuesDefaultFirst")),
-            h("th", {}, ""),
+            h("th", {}, t("ruleAbout")),
+            h("th", {}, t("optionKey")),
           ),
         ),
         h(
@@ -172,10 +180,10 @@ export async function rulesPage({ root, header, h, t }, path) {
             h(
               "tr",
               {},
-              h("td", {}, h("code", {}, o.key)),
+              h("td", {}, h("strong", {}, optionName(o)), h("br"), h("span", { class: "muted" }, optionDoc(o))),
+              h("td", {}, o.values.map((v) => valueName(o, v)).join(" | ")),
               h("td", {}, o.rule ? h("a", { href: ruleLink(o.rule) }, o.rule) : ""),
-              h("td", {}, o.values.join(" | ")),
-              h("td", {}, o.doc),
+              h("td", {}, h("code", {}, o.key)),
             ),
           ),
         ),
@@ -184,8 +192,10 @@ export async function rulesPage({ root, header, h, t }, path) {
   } else {
     const sec = secs[mod.section];
     main.append(h("h2", {}, t(`module_${mod.id}`)), h("p", { class: "muted" }, t(`summary_${mod.id}`)));
+    main.append(...howTo(mod.id).slice(1));
     if (sec) {
       main.append(
+        h("h3", {}, t("rulesOneByOne")),
         h(
           "ul",
           { class: "rule-list" },

@@ -120,3 +120,24 @@ test("the log says who placed what where, and who put which figure where", () =>
   assert.equal(didWords("P1", { type: "draw", tile: "base/U", text: "draw base/U" }, ctx, en), null);
   assert.equal(didWords("P1", { type: "barn", corner: "NE", text: "barn NE" }, ctx, en), "Ana built a barn");
 });
+
+test("every rule option the server knows has a name, a line and words for its values, in both languages", async () => {
+  const { optionDoc, optionName, valueName } = await import("../../../web/options.js");
+  const { readFileSync } = await import("node:fs");
+  // The options as the engine lists them (crates/engine/src/rules.rs): each key with its values.
+  const src = readFileSync(new URL("../../../../engine/src/rules.rs", import.meta.url), "utf8");
+  const keys = [...src.matchAll(/^\s+"VAR-\d+" "([a-z_.]+)"/gm)].map((m) => m[1]);
+  assert.ok(keys.length >= 24, `${keys.length} options found`);
+  for (const tr of [en, ro])
+    for (const key of keys) {
+      const o = { key, doc: "the server's line" };
+      assert.notEqual(optionName(o, tr), key, `${key} has no name`);
+      assert.notEqual(optionDoc(o, tr), o.doc, `${key} has no explanation`);
+    }
+  assert.equal(
+    valueName({ key: "base.tiny_city_points" }, "two", en),
+    "2 points (1 per tile and pennant, first edition)",
+  );
+  assert.equal(valueName({ key: "halflings.tiles_per_player" }, "5", en), "5");
+  assert.equal(optionName({ key: "new.option", doc: "x" }, en), "new.option");
+});
