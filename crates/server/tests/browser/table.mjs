@@ -10,7 +10,8 @@
 // 8. A tab in the background says when it is the person's turn (issue 22, item 9).
 // 9. The table by keyboard alone, and seats told apart by more than colour (issue 22, item 15).
 // 10. The landing page's two ways to start (issue 22, item 13).
-// 11. Plain language: rule options, the legal actions, the hint and the log in words (issue 22, item 7).
+// 11. Plain language: rule options, the legal actions, the hint and the log in words (issue 22, item 7); the replay
+// viewer's log at each step and its autoplay (item 11, with the small ones).
 // In 1, the points in view (issue 22, item 10): by kind, with what the game's end now would add.
 // Every page must log no console error. On every move, every spot of the decision showing must be its own (none on
 // another, each reached by a click at its centre; zoomed out, a crowd that cannot each have a place near its point
@@ -383,7 +384,7 @@ async function move(page, used, prefer = true) {
     // Sometimes turn the tile first (only legal orientations are offered), then place it.
     const right = page.getByRole("button", { name: "Rotate right" });
     if (Math.random() < 0.5 && (await right.isEnabled())) await right.click();
-    await page.getByRole("button", { name: "Place" }).click();
+    await page.getByRole("button", { name: "Place", exact: true }).click();
   }
   if (c.kind !== "figure") used.add(c.kind);
   return true;
@@ -545,7 +546,7 @@ if (runs("small")) {
     await createByForm(p, []);
     await p.waitForSelector(".space-mark");
     await p.locator(".space-mark").first().click();
-    await p.getByRole("button", { name: "Place" }).click();
+    await p.getByRole("button", { name: "Place", exact: true }).click();
     const confirm = p.getByRole("button", { name: /Confirm turn/ });
     for (let i = 0; i < 50 && !(await confirm.count()); i++) {
       if (await p.locator("button[data-action=pass]").count()) await p.locator("button[data-action=pass]").click();
@@ -584,6 +585,67 @@ if (runs("small")) {
     await p.getByRole("button", { name: "Back" }).click();
     await p.waitForTimeout(300);
     await p.screenshot({ path: `${out}/7-replay.png` });
+    await p.close();
+  });
+
+  // The replay viewer (issue 22, item 11) shows what happened up to each step, the scorings included, and plays on
+  // its own at the speed chosen, until paused.
+  await guarded("replay", async () => {
+    const game = await api("/api/games", { seats: [{ bot: "greedy" }, { bot: "greedy" }], sets: ["base"] });
+    let view = null;
+    for (let i = 0; i < 150 && view?.status !== "finished"; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      view = await api(`/api/games/${game.id}`);
+    }
+    const events = (await api(`/api/games/${game.id}/events`)).events;
+    const p = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+    watch(p, "replay");
+    await p.goto(`${base}/replay/${game.id}`, { waitUntil: "networkidle" });
+    await p.waitForSelector(".replay-log li");
+    const replay = {};
+    // At the end: every scoring of the game is in the log, the final ones among them.
+    const scorings = events.filter((e) => e.type === "scored").length;
+    replay.scoredAtEnd = await p.locator(".replay-log li.ev-scored").count();
+    if (replay.scoredAtEnd !== scorings)
+      failures.push(`replay: the log shows ${replay.scoredAtEnd} scorings at the end, the game had ${scorings}`);
+    // At a step, only what happened up to it; the step's own lines said above the log.
+    const firstScoring = events.find((e) => e.type === "scored" && e.when !== "final");
+    if (firstScoring) {
+      await p.locator(".replay-controls input[type=range]").fill(String(firstScoring.action));
+      await p.waitForTimeout(400);
+      const moves = events.filter((e) => e.type === "played" && e.action <= firstScoring.action).length;
+      replay.atFirstScoring = {
+        step: firstScoring.action,
+        scored: await p.locator(".replay-log li.ev-scored").count(),
+        played: await p.locator(".replay-log li.ev-played").count(),
+        said: await p.locator(".replay-step").innerText(),
+      };
+      const atStep = events.filter((e) => e.type === "scored" && e.action <= firstScoring.action).length;
+      if (replay.atFirstScoring.scored !== atStep)
+        failures.push(
+          `replay: at step ${firstScoring.action} the log shows ${replay.atFirstScoring.scored} scorings, not ${atStep}`,
+        );
+      if (replay.atFirstScoring.played > moves || replay.atFirstScoring.played < moves / 2)
+        failures.push(
+          `replay: at step ${firstScoring.action} the log has ${replay.atFirstScoring.played} moves of ${moves}`,
+        );
+      if (!/scored/.test(replay.atFirstScoring.said))
+        failures.push(`replay: the step with a scoring says "${replay.atFirstScoring.said}"`);
+      await p.screenshot({ path: `${out}/11-replay-log.png` });
+    }
+    // Autoplay from the start at a quarter of a second a step, then a pause: the step moved on, then stays.
+    await p.getByRole("button", { name: "Start" }).click();
+    await p.getByLabel("Speed").selectOption("0.25");
+    await p.getByRole("button", { name: "Play" }).click();
+    await p.waitForTimeout(1600);
+    await p.getByRole("button", { name: "Pause" }).click();
+    const at = Number(await p.locator(".replay-controls input[type=range]").inputValue());
+    await p.waitForTimeout(700);
+    const later = Number(await p.locator(".replay-controls input[type=range]").inputValue());
+    replay.autoplay = { at, later };
+    if (at < 3 || at > 9) failures.push(`replay: autoplay at 0.25 s a step reached step ${at} in 1.6 s`);
+    if (later !== at) failures.push(`replay: paused at step ${at}, it went on to ${later}`);
+    report.replay = replay;
     await p.close();
   });
 
@@ -707,7 +769,7 @@ if (runs("small")) {
         failures.push(`small ones: a hot-seat reload at ${loads.at(-1)} asks for the view more than once`);
       // This seat plays its turn; the other's comes.
       await q.locator(".space-mark").first().click();
-      await q.getByRole("button", { name: "Place" }).click();
+      await q.getByRole("button", { name: "Place", exact: true }).click();
       const confirm = q.getByRole("button", { name: /Confirm turn/ });
       for (let i = 0; i < 50 && !(await confirm.count()); i++) {
         if (await q.locator("button[data-action=pass]").count()) await q.locator("button[data-action=pass]").click();
@@ -794,7 +856,7 @@ if (runs("background"))
     // The person plays a turn; the chime is switched on (it sounds once, to be heard); the tab goes to the background
     // and the turn is confirmed there; the bot moves; it is the person's turn again.
     await page.locator(".space-mark").first().click();
-    await page.getByRole("button", { name: "Place" }).click();
+    await page.getByRole("button", { name: "Place", exact: true }).click();
     const confirm = page.getByRole("button", { name: /Confirm turn/ });
     for (let i = 0; i < 50 && !(await confirm.count()); i++) {
       if (await page.locator("button[data-action=pass]").count())
