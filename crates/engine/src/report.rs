@@ -200,7 +200,19 @@ pub fn view_json_for(g: &Game, viewer: Option<Player>) -> Value {
     }
     let legal_actions = if mine { g.legal_actions() } else { Vec::new() };
     let legal: Vec<String> = legal_actions.iter().map(|a| g.action_text(*a)).collect();
-    let actions: Vec<ActionView> = legal_actions.iter().map(|a| action_view(g, *a)).collect();
+    let mut actions: Vec<ActionView> = legal_actions.iter().map(|a| action_view(g, *a)).collect();
+    // The features the legal actions act on, once each: a table outlines the one a spot would join.
+    let mut roots: Vec<crate::SegmentId> = Vec::new();
+    for (v, a) in actions.iter_mut().zip(&legal_actions) {
+        if let Some(seg) = action_segment(g, *a) {
+            let r = g.board().root(seg);
+            v.feature = Some(roots.iter().position(|x| *x == r).unwrap_or_else(|| {
+                roots.push(r);
+                roots.len() - 1
+            }));
+        }
+    }
+    let spot_features: Vec<Value> = roots.iter().map(|r| feature_json(g, *r)).collect();
     json!({
         "viewer": viewer.map(|p| p.to_string()),
         "players": seats,
@@ -211,6 +223,7 @@ pub fn view_json_for(g: &Game, viewer: Option<Player>) -> Value {
         "pending": pending,
         "legal": legal,
         "actions": actions,
+        "spot_features": spot_features,
         "draft": ids(g.draft_pool()),
         "board": board,
         "meeples": meeples_json(g),
@@ -265,6 +278,10 @@ pub struct ActionView {
     /// A crop-circle choice's role after the triangular crop circle (`knight`, `highwayman`, `farmer`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<&'static str>,
+    /// The feature the action acts on, as an index into the view's `spot_features` (only in a view's legal
+    /// actions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feature: Option<usize>,
 }
 
 /// `a`, an action of `g`'s pending decision (or one just taken), with its parts named.
@@ -477,29 +494,46 @@ pub fn features_json(g: &Game) -> Value {
     let mut roots: Vec<crate::SegmentId> = g.meeples().iter().map(|m| b.root(m.segment)).collect();
     roots.sort_unstable();
     roots.dedup();
-    Value::Array(
-        roots
-            .into_iter()
-            .map(|r| {
-                let info = b.feature(r);
-                let members: Vec<Value> = b
-                    .members(r)
-                    .map(|s| {
-                        let (space, _, segment) = g.describe_segment(s);
-                        let mut v = json!({ "space": space.to_string(), "segment": segment });
-                        if let crate::board::Placement::Triangle(c) = b.tile(b.segment_tile(s).0).placement {
-                            v["corner"] = json!(c.name());
-                        }
-                        v
-                    })
-                    .collect();
-                json!({
-                    "kind": info.kind.name(),
-                    "complete": info.complete,
-                    "holders": g.holders(r).iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-                    "segments": members,
-                })
-            })
-            .collect(),
-    )
+    Value::Array(roots.into_iter().map(|r| feature_json(g, r)).collect())
+}
+
+/// One feature, the one segment `s` belongs to: its `kind`, whether it is `complete`, its `tiles` and `pennants`,
+/// the `holders` who would score it now, the `points` it is worth now ([`Game::feature_points`]; `null` for a crop
+/// area) and every `segment` in it (`{space, segment}`, with `corner` on a triangle).
+pub fn feature_json(g: &Game, s: crate::SegmentId) -> Value {
+    let b = g.board();
+    let r = b.root(s);
+    let info = b.feature(r);
+    let members: Vec<Value> = b
+        .members(r)
+        .map(|s| {
+            let (space, _, segment) = g.describe_segment(s);
+            let mut v = json!({ "space": space.to_string(), "segment": segment });
+            if let crate::board::Placement::Triangle(c) = b.tile(b.segment_tile(s).0).placement {
+                v["corner"] = json!(c.name());
+            }
+            v
+        })
+        .collect();
+    json!({
+        "kind": info.kind.name(),
+        "complete": info.complete,
+        "tiles": info.tiles,
+        "pennants": info.pennants,
+        "holders": g.holders(r).iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "points": g.feature_points(r),
+        "segments": members,
+    })
+}
+
+/// The segment of the board an action puts a figure on or acts on (a deployment, the portal, a wagon's move, a
+/// crop circle's addition, or the follower the princess, the fairy or a crop circle's removal names), if any.
+pub fn action_segment(g: &Game, a: Action) -> Option<crate::SegmentId> {
+    let seg = match a {
+        Action::Deploy { segment, .. } => g.board().segment_of(g.placed_tile()?, segment),
+        Action::MoveWagon { segment } | Action::Portal { segment, .. } | Action::CropAdd { segment, .. } => segment,
+        Action::RemoveKnight(r) | Action::MoveFairy(r) | Action::CropRemove(r) => r.segment,
+        _ => return None,
+    };
+    ((seg.0 as usize) < g.board().segment_count()).then_some(seg)
 }

@@ -69,3 +69,51 @@ fn every_legal_actions_fields_say_what_its_notation_says() {
         assert!(kinds.contains(k), "no `{k}` action in these games: {kinds:?}");
     }
 }
+
+/// Every legal action that acts on a feature names it in the view's `spot_features`, and that feature holds the
+/// segment the action names (the deployment's on the tile just placed); a feature's `points` are what it scores:
+/// each completion scores what `feature_points` said of it, and so does each feature of the final scoring.
+#[test]
+fn spot_features_hold_their_segments_and_their_points_are_the_scores() {
+    use carcassonne::report::view_json;
+    use carcassonne::{Actor, Event};
+    let mut checked = (0, 0, 0);
+    for seed in 0..8u64 {
+        let mut s = Setup::new(2 + (seed % 2) as u8);
+        s.seed = seed;
+        let mut g = Game::new(&s).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while !g.is_over() {
+            if let Actor::Player(p) = g.decision().actor {
+                let v = view_json(&g, p);
+                let features = v["spot_features"].as_array().unwrap();
+                let placed = g.placed_tile().map(|t| g.board().tile(t).space.to_string());
+                for a in v["actions"].as_array().unwrap() {
+                    let Some(i) = a["feature"].as_u64() else {
+                        assert!(a.get("segment").is_none() || a["type"] == "fairy", "{a}");
+                        continue;
+                    };
+                    let f = &features[i as usize];
+                    let space = a.get("space").and_then(|s| s.as_str()).map(str::to_string).or(placed.clone());
+                    let held = f["segments"].as_array().unwrap().iter().any(|m| {
+                        Some(m["space"].as_str().unwrap()) == space.as_deref() && m["segment"] == a["segment"]
+                    });
+                    assert!(held, "seed {seed}: {a} is not on its feature {f}");
+                    checked.0 += 1;
+                }
+            }
+            let legal = g.legal_actions();
+            let a = legal[rng.random_range(0..legal.len())];
+            g.apply(a).unwrap();
+            for e in g.last_events() {
+                if let Event::Scored(sc) = e
+                    && sc.points > 0
+                {
+                    assert_eq!(g.feature_points(sc.at), Some(sc.points), "seed {seed}: {sc:?}");
+                    if sc.complete { checked.1 += 1 } else { checked.2 += 1 }
+                }
+            }
+        }
+    }
+    assert!(checked.0 > 500 && checked.1 > 15 && checked.2 > 50, "{checked:?}");
+}

@@ -2,7 +2,7 @@
 //! unoccupied completions (BASE-13) and final scoring (BASE-16).
 
 use super::{Event, Game, MAX_PLAYERS, Players, ScoreReason, ScoreTime, Scoring};
-use crate::board::SegmentId;
+use crate::board::{FeatureInfo, SegmentId};
 use crate::catalogue::SegmentKind;
 use crate::rules::TinyCityPoints;
 
@@ -45,25 +45,8 @@ impl Game {
             let root = self.board.root(c);
             let info = self.board.feature(root);
             let pennants = info.pennants;
-            // Tiles, or spaces with triangles (HALF-11, VAR-16).
-            let count = self.linear_count(info.tiles, info.spaces);
-            let points = match info.kind {
-                SegmentKind::Road => count,
-                SegmentKind::City => {
-                    if count == 2 && self.config.rules.tiny_city_points == TinyCityPoints::Two {
-                        count + pennants as u32
-                    } else {
-                        2 * (count + pennants as u32)
-                    }
-                }
-                SegmentKind::Monastery => {
-                    // 9, or with `oct2015` every tile of the block (HALF-13); +3 per vineyard there (HALF-17).
-                    let space = self.space_of(root);
-                    self.monastery_count(space) + 3 * self.vineyards_around(space)
-                }
-                SegmentKind::Field | SegmentKind::Crop => continue,
-            };
-            let tiles = count as u16;
+            let Some(points) = self.completed_value(root, &info) else { continue };
+            let tiles = self.linear_count(info.tiles, info.spaces) as u16;
             if info.meeples == 0 {
                 // BASE-13: scores nothing, stays complete.
                 continue;
@@ -109,19 +92,9 @@ impl Game {
                     continue;
                 }
                 let info = self.board.feature(root);
-                let mut n_cities = 0;
                 let count = self.linear_count(info.tiles, info.spaces);
-                let points = match kind {
-                    SegmentKind::Road => count,
-                    SegmentKind::City => count + info.pennants as u32,
-                    SegmentKind::Monastery => self.monastery_count(self.space_of(root)),
-                    SegmentKind::Field => {
-                        self.board.completed_cities_of_field(&self.config.catalogue, root, &mut cities);
-                        n_cities = cities.len() as u8;
-                        3 * cities.len() as u32
-                    }
-                    SegmentKind::Crop => continue,
-                };
+                let Some(points) = self.final_value(root, &info, &mut cities) else { continue };
+                let n_cities = if kind == SegmentKind::Field { cities.len() as u8 } else { 0 };
                 let winners = self.majority(root);
                 self.award(winners, points);
                 self.events.push(Event::Scored(Scoring {
@@ -142,5 +115,56 @@ impl Game {
             }
         }
         self.final_barns();
+    }
+
+    /// What a completed road, city or monastery scores when it is completed (BASE-11, VAR-01, HALF-13, HALF-17);
+    /// `None` for a field or a crop area, which are never scored that way.
+    fn completed_value(&self, root: SegmentId, info: &FeatureInfo) -> Option<u32> {
+        // Tiles, or spaces with triangles (HALF-11, VAR-16).
+        let count = self.linear_count(info.tiles, info.spaces);
+        let pennants = info.pennants as u32;
+        Some(match info.kind {
+            SegmentKind::Road => count,
+            SegmentKind::City if count == 2 && self.config.rules.tiny_city_points == TinyCityPoints::Two => {
+                count + pennants
+            }
+            SegmentKind::City => 2 * (count + pennants),
+            SegmentKind::Monastery => {
+                // 9, or with `oct2015` every tile of the block (HALF-13); +3 per vineyard there (HALF-17).
+                let space = self.space_of(root);
+                self.monastery_count(space) + 3 * self.vineyards_around(space)
+            }
+            SegmentKind::Field | SegmentKind::Crop => return None,
+        })
+    }
+
+    /// What a feature scores in the final scoring (BASE-16): a field 3 per completed city it touches (listed in
+    /// `cities`); `None` for a crop area.
+    fn final_value(&self, root: SegmentId, info: &FeatureInfo, cities: &mut Vec<SegmentId>) -> Option<u32> {
+        let count = self.linear_count(info.tiles, info.spaces);
+        Some(match info.kind {
+            SegmentKind::Road => count,
+            SegmentKind::City => count + info.pennants as u32,
+            SegmentKind::Monastery => self.monastery_count(self.space_of(root)),
+            SegmentKind::Field => {
+                self.board.completed_cities_of_field(&self.config.catalogue, root, cities);
+                3 * cities.len() as u32
+            }
+            SegmentKind::Crop => return None,
+        })
+    }
+
+    /// What the feature of segment `s` is worth now, to whoever holds it: a completed road, city or monastery what
+    /// its completion scores, anything else what the final scoring would give it if the game ended now (a field 3 a
+    /// completed city; no barn's points). `None` for a crop area. A table shows it beside a spot.
+    pub fn feature_points(&self, s: SegmentId) -> Option<u32> {
+        let root = self.board.root(s);
+        let info = self.board.feature(root);
+        if info.complete
+            && let Some(points) = self.completed_value(root, &info)
+        {
+            return Some(points);
+        }
+        self.final_value(root, &info, &mut Vec::new())
     }
 }
