@@ -3,7 +3,7 @@
 // legal actions it sent. Pan by dragging, zoom with the wheel, a pinch or the buttons.
 
 import { t } from "./i18n.js";
-import { defs, drawTile, el, figure, PLAYER_COLORS, segAnchor, symbol } from "./tiles.js";
+import { defs, drawTile, el, figure, PLAYER_COLORS, segAnchor, segmentShapes, symbol } from "./tiles.js";
 
 const CORNERS = ["NE", "SE", "SW", "NW"];
 
@@ -231,7 +231,7 @@ export class Board {
     container.appendChild(this.svg);
     defs(this.svg);
     this.layers = {};
-    for (const name of ["grid", "tiles", "last", "figures", "marks", "ghost", "spots"]) {
+    for (const name of ["grid", "tiles", "last", "outline", "figures", "marks", "ghost", "spots"]) {
       this.layers[name] = el("g", { class: `layer-${name}` }, this.svg);
     }
     this.view = { x: -250, y: -250, w: 600, h: 600 };
@@ -409,6 +409,35 @@ export class Board {
     return [ox + p[0], oy + p[1]];
   }
 
+  // The whole feature a spot would join, outlined across its tiles (its cities and fields filled, its roads
+  // stroked), and what it is in words in a box on the board; `null` takes it away.
+  showFeature(feature, about) {
+    const layer = this.layers.outline;
+    layer.replaceChildren();
+    this.infoEl?.remove();
+    this.infoEl = null;
+    if (!feature) return;
+    for (const m of feature.segments) {
+      const t =
+        (this.state?.board || []).find((b) => b.space === m.space && (!m.corner || b.corner === m.corner)) || null;
+      const def = t && this.tile(t.tile);
+      if (!def) continue;
+      const r = turns(t.rotation || t.corner);
+      const i = def.names[r].indexOf(m.segment);
+      if (i < 0) continue;
+      const [ox, oy] = origin(parseSpace(m.space));
+      const g = el("g", { transform: `translate(${ox} ${oy}) rotate(${90 * r} 50 50)` }, layer);
+      for (const s of segmentShapes(def.segments[i], def)) el("path", { d: s.d, class: `outline-${s.kind}` }, g);
+    }
+    if (about) {
+      this.infoEl = document.createElement("div");
+      this.infoEl.className = "feature-info";
+      this.infoEl.setAttribute("role", "status");
+      this.infoEl.textContent = about;
+      this.svg.parentElement?.appendChild(this.infoEl);
+    }
+  }
+
   // Where the figure of `player` of kind `figure` on that segment is drawn (an action on a figure rings it there);
   // else where the segment lies.
   figurePoint(space, segment, corner, player, figure) {
@@ -550,6 +579,7 @@ export class Board {
     this.layers.marks.replaceChildren();
     this.layers.ghost.replaceChildren();
     this.layers.spots.replaceChildren();
+    this.showFeature(null);
     this.spotList = [];
     this.spotLayout = null;
   }
@@ -557,7 +587,7 @@ export class Board {
   // A clickable spot for `at` (board units): a ring that pulses. `tag` labels it: a letter (the feature's), or
   // "barn" for the barn's figure; `tagWhenMoved`, only when it had to leave its point. Where it is drawn is up to
   // layoutSpots, called once every spot of the decision is there.
-  mark(at, label, onClick, kind = "spot", { tag = null, tagWhenMoved = false } = {}) {
+  mark(at, label, onClick, kind = "spot", { tag = null, tagWhenMoved = false, feature = null, about = "" } = {}) {
     const g = el(
       "g",
       {
@@ -596,6 +626,16 @@ export class Board {
         onClick();
       }
     });
+    // Hovered or focused, a spot outlines the feature it would join and says what that holds.
+    if (feature) {
+      if (about) g.setAttribute("aria-description", about);
+      const show = () => this.showFeature(feature, about);
+      const hide = () => this.showFeature(null);
+      g.addEventListener("pointerenter", show);
+      g.addEventListener("focus", show);
+      g.addEventListener("pointerleave", hide);
+      g.addEventListener("blur", hide);
+    }
     this.spotList ||= [];
     this.spotList.push({ g, body, at, radius, tag, tagEl, tagWhenMoved, label, onClick });
     this.spotLayout = null;

@@ -422,6 +422,13 @@ const STRINGS = {
     stepOf: "Step {n} of {total}",
     replayStart: "The start: only the start tile is on the table.",
     replayDraw: "A tile was drawn.",
+    feat_complete: "completed",
+    feat_held: "held by {who}",
+    feat_free: "nobody's yet",
+    feat_worth: "{n} points",
+    feat_worth_end: "{n} points if the game ended now",
+    feat_worth_one: "1 point",
+    feat_worth_end_one: "1 point if the game ended now",
   },
   ro: {
     title: "Carcassonne",
@@ -715,7 +722,7 @@ const STRINGS = {
     "opt.base.tiny_city_points": "Un oraș din două piese",
     "optdoc.base.tiny_city_points": "Cât valorează un oraș terminat din doar două piese.",
     "val.base.tiny_city_points.four": "4 puncte, ca orice oraș (2 pe piesă)",
-    "val.base.tiny_city_points.two": "2 puncte (1 pe piesă și pe blazon, prima ediție)",
+    "val.base.tiny_city_points.two": "2 puncte (1 pe piesă și pe stemă, prima ediție)",
     "opt.base.field_scoring": "Câmpurile",
     "optdoc.base.field_scoring": "Cum punctează țăranii la final.",
     "val.base.field_scoring.per_field_3": "3 puncte pentru fiecare oraș terminat de lângă fiecare câmp",
@@ -802,19 +809,19 @@ const STRINGS = {
     "opt.halflings.meeple_rule": "Omuleți lângă un triunghi",
     "optdoc.halflings.meeple_rule": "Unde pot sta omuleții lângă ocupantul unui triunghi.",
     "val.halflings.meeple_rule.german": "regula germană",
-    "opt.pd.tile_s_pennant": "Blazonul piesei cu portal",
-    "optdoc.pd.tile_s_pennant": "Dacă piesa cu portal și oraș pe trei laturi din Prințesa și Dragonul are blazon.",
-    "val.pd.tile_s_pennant.c2": "fără blazon (ediția a 2-a)",
-    "val.pd.tile_s_pennant.c1": "un blazon (ediția 1)",
+    "opt.pd.tile_s_pennant": "Stema piesei cu portal",
+    "optdoc.pd.tile_s_pennant": "Dacă piesa cu portal și oraș pe trei laturi din Prințesa și Dragonul are stemă.",
+    "val.pd.tile_s_pennant.c2": "fără stemă (ediția a 2-a)",
+    "val.pd.tile_s_pennant.c1": "o stemă (ediția 1)",
     advancedOptions: "Arată id-urile regulilor și cheile opțiunilor",
     "howto.base":
-      "Jucătorii joacă pe rând. La tura ta tragi o piesă și o pui astfel încât să continue peisajul: fiecare margine trebuie să se potrivească cu piesa de alături, oraș cu oraș, drum cu drum, câmp cu câmp.\nApoi poți pune unul dintre omuleții tăi pe un element al acelei piese, dacă nimeni nu ocupă deja elementul din care face parte: cavaler într-un oraș, tâlhar pe un drum, călugăr într-o mănăstire sau țăran pe un câmp.\nUn element terminat punctează imediat, iar omuleții lui se întorc acasă: un drum 1 punct pe piesă, un oraș 2 pe piesă și 2 pe blazon, o mănăstire 9 când e înconjurată de opt piese. Cine are cei mai mulți omuleți într-un element ia punctele; la egalitate punctează toți cei egali.\nCând se termină piesele, ce e neterminat punctează mai puțin (un oraș 1 pe piesă și pe blazon, un drum 1 pe piesă, o mănăstire 1 pentru ea și pentru fiecare piesă din jur), iar fiecare câmp dă 3 puncte pentru fiecare oraș terminat pe care îl atinge celui cu cei mai mulți țărani pe el. Țăranii nu se întorc acasă până atunci.",
+      "Jucătorii joacă pe rând. La tura ta tragi o piesă și o pui astfel încât să continue peisajul: fiecare margine trebuie să se potrivească cu piesa de alături, oraș cu oraș, drum cu drum, câmp cu câmp.\nApoi poți pune unul dintre omuleții tăi pe un element al acelei piese, dacă nimeni nu ocupă deja elementul din care face parte: cavaler într-un oraș, tâlhar pe un drum, călugăr într-o mănăstire sau țăran pe un câmp.\nUn element terminat punctează imediat, iar omuleții lui se întorc acasă: un drum 1 punct pe piesă, un oraș 2 pe piesă și 2 pe stemă, o mănăstire 9 când e înconjurată de opt piese. Cine are cei mai mulți omuleți într-un element ia punctele; la egalitate punctează toți cei egali.\nCând se termină piesele, ce e neterminat punctează mai puțin (un oraș 1 pe piesă și pe stemă, un drum 1 pe piesă, o mănăstire 1 pentru ea și pentru fiecare piesă din jur), iar fiecare câmp dă 3 puncte pentru fiecare oraș terminat pe care îl atinge celui cu cei mai mulți țărani pe el. Țăranii nu se întorc acasă până atunci.",
     "howto.turn":
       "O tură înseamnă: pui o piesă, apoi poate o figură, apoi punctează tot ce a terminat piesa. Fiecare extensie își adaugă pașii ei în această ordine (zborul dragonului, zâna, prințesa, un cerc din lanuri); pagina aceasta îi arată pe toți, în ordine.",
     "howto.abbey":
       "Fiecare jucător are o abație. În loc să tragi o piesă, o poți pune pe un loc gol cu piese pe toate cele patru laturi: se potrivește cu orice margini și închide drumurile și orașele care se termină acolo.\nPoți pune un călugăr pe ea; punctează ca o mănăstire.",
     "howto.mayor":
-      "Primarul este o figură doar pentru orașe. Când un oraș punctează, primarul contează cât atâția omuleți câte blazoane are orașul: e cel mai puternic în orașele mari, cu multe blazoane, și nu valorează nimic într-un oraș fără blazon.",
+      "Primarul este o figură doar pentru orașe. Când un oraș punctează, primarul contează cât atâția omuleți câte steme are orașul: e cel mai puternic în orașele mari, cu multe steme, și nu valorează nimic într-un oraș fără stemă.",
     "howto.wagon":
       "Căruța este un omuleț pentru drumuri, orașe și mănăstiri, niciodată pentru câmpuri. Când elementul ei punctează, în loc să se întoarcă acasă poate merge mai departe pe un element vecin neterminat pe care nu-l ocupă nimeni.",
     "howto.barn":
@@ -848,6 +855,17 @@ const STRINGS = {
     stepOf: "Pasul {n} din {total}",
     replayStart: "Începutul: pe masă e doar piesa de start.",
     replayDraw: "S-a tras o piesă.",
+    feat_complete: "terminat",
+    feat_held: "al lui {who}",
+    feat_free: "al nimănui încă",
+    feat_worth: "{n} puncte",
+    feat_worth_end: "{n} puncte dacă jocul s-ar termina acum",
+    feat_worth_one: "1 punct",
+    feat_worth_end_one: "1 punct dacă jocul s-ar termina acum",
+    feat_worth_few: "{n} puncte",
+    feat_worth_other: "{n} de puncte",
+    feat_worth_end_few: "{n} puncte dacă jocul s-ar termina acum",
+    feat_worth_end_other: "{n} de puncte dacă jocul s-ar termina acum",
   },
 };
 

@@ -13,7 +13,7 @@ import { eventText, finalSplit, standings } from "./log.js";
 import { ruleLink } from "./rules.js";
 import { inkOn, seatColour } from "./tiles.js";
 import { go, h, header, root, toast } from "./ui.js";
-import { actionWords, didWords, tileWords } from "./words.js";
+import { actionWords, didWords, featureWords, tileWords } from "./words.js";
 
 // What identifies a control across a redraw: its kind and its name.
 function focusKey(e) {
@@ -800,7 +800,10 @@ export class Table {
       } else {
         at = this.board.segmentPoint(a.space, a.segment, a.corner);
       }
-      if (at) this.board.mark(at, labels.get(a.text), () => this.act(a.text), a.type, spotTag(a));
+      const feature = typeof a.feature === "number" ? this.view.game.spot_features?.[a.feature] : null;
+      const about = feature ? featureWords(feature, (p) => this.nameOf(p)) : "";
+      if (at)
+        this.board.mark(at, labels.get(a.text), () => this.act(a.text), a.type, { ...spotTag(a), feature, about });
     }
     return out;
   }

@@ -155,6 +155,76 @@ export function segAnchor(seg, tile) {
   return lerp(avg, c, halves.length >= 6 ? 0.55 : 0.3);
 }
 
+// Each half of an edge a field may touch, from one end to the other (tile frame); a triangle's long side in two.
+const HALF_EDGE = {
+  Nw: [
+    [0, 0],
+    [50, 0],
+  ],
+  Ne: [
+    [50, 0],
+    [100, 0],
+  ],
+  En: [
+    [100, 0],
+    [100, 50],
+  ],
+  Es: [
+    [100, 50],
+    [100, 100],
+  ],
+  Se: [
+    [100, 100],
+    [50, 100],
+  ],
+  Sw: [
+    [50, 100],
+    [0, 100],
+  ],
+  Ws: [
+    [0, 100],
+    [0, 50],
+  ],
+  Wn: [
+    [0, 50],
+    [0, 0],
+  ],
+  La: [
+    [100, 100],
+    [50, 50],
+  ],
+  Lb: [
+    [50, 50],
+    [0, 0],
+  ],
+};
+
+/**
+ * A segment's shape on its tile (tile frame), to outline it: `area`s to fill (a city, a monastery, a field as a fan
+ * from where its figure stands to each half-edge it touches) or `line`s to stroke (a road).
+ * @returns {{ d: string, kind: "area" | "line" }[]}
+ */
+export function segmentShapes(seg, tile) {
+  const c = centreOf(tile);
+  const circle = (r) => `M${fmt([c[0] - r, c[1]])} a${r} ${r} 0 1 0 ${2 * r} 0 a${r} ${r} 0 1 0 ${-2 * r} 0 Z`;
+  switch (seg.kind) {
+    case "city":
+      return [{ d: cityPath(segSides(seg, tile), tile).fill, kind: "area" }];
+    case "road":
+      return roadPaths(seg, tile).map((d) => ({ d, kind: "line" }));
+    case "field": {
+      const at = segAnchor(seg, tile);
+      const halves = seg.positions.filter((p) => HALF_EDGE[p]);
+      return halves.map((p) => ({
+        d: `M${fmt(at)} L${fmt(HALF_EDGE[p][0])} L${fmt(HALF_EDGE[p][1])} Z`,
+        kind: "area",
+      }));
+    }
+    default:
+      return [{ d: circle(tile.shape === "abbey" ? 40 : 24), kind: "area" }];
+  }
+}
+
 function roadPaths(seg, tile) {
   const c = centreOf(tile);
   const ends = segSides(seg, tile).map((s) => ANCHOR[s]);

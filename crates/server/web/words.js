@@ -4,7 +4,7 @@
 // the log say them this way; the notation stays what is sent back to the server. A tile is named from its catalogue
 // data (its cities, roads and monastery), so a tile file of one's own reads as well as the published tiles.
 
-import { figureWords, segmentWords, spaceWords, spotWords } from "./actions.js";
+import { capitalise, figureWords, segmentWords, spaceWords, spotWords } from "./actions.js";
 import { t as translate } from "./i18n.js";
 
 /** @typedef {import("./actions.js").Action} Action */
@@ -160,4 +160,22 @@ export function didWords(by, a, ctx = {}, t = translate) {
       return words === a.text ? null : t("did_other", { who, what: words });
     }
   }
+}
+
+/**
+ * A feature in words, for the spot that would join it: "City: 3 tiles, 1 pennant, held by Ana, 8 points when
+ * scored now".
+ * @param {{ kind: string, complete: boolean, tiles: number, pennants: number, holders: string[],
+ *   points: number | null }} f a view's `spot_features` entry
+ * @param {NameOf} [nameOf]
+ * @param {Translate} [t]
+ */
+export function featureWords(f, nameOf = (p) => p, t = translate) {
+  const parts = [];
+  if (f.kind !== "monastery" && f.kind !== "abbey") parts.push(t("n_tiles", { n: f.tiles }));
+  if (f.pennants) parts.push(t("n_pennants", { n: f.pennants }));
+  if (f.complete) parts.push(t("feat_complete"));
+  parts.push(f.holders.length ? t("feat_held", { who: f.holders.map(nameOf).join(t("and")) }) : t("feat_free"));
+  if (typeof f.points === "number") parts.push(t(f.complete ? "feat_worth" : "feat_worth_end", { n: f.points }));
+  return `${capitalise(t(`feature_${f.kind}`))}: ${parts.join(", ")}`;
 }

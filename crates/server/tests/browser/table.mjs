@@ -1190,6 +1190,34 @@ if (runs("words"))
       failures.push(`words: the hint says "${words.hint}"`);
     if (NOTATION.test(words.hint.replace(/^The bot suggests: /, "")))
       failures.push(`words: the hint is in notation: "${words.hint}"`);
+    // Item 5: a spot hovered or focused outlines the whole feature it would join, and says what it holds.
+    await page.locator(".space-mark").first().click();
+    await page.getByRole("button", { name: "Place", exact: true }).click();
+    const spots = page.locator(".layer-spots .mark-deploy");
+    await spots.first().waitFor();
+    const n = await spots.count();
+    words.features = [];
+    for (let i = 0; i < n; i++) {
+      const spot = spots.nth(i);
+      if (i % 2) await spot.focus();
+      else await spot.hover();
+      const info = await page
+        .locator(".feature-info")
+        .innerText({ timeout: 1000 })
+        .catch(() => "");
+      const shapes = await page.locator(".layer-outline path").count();
+      words.features.push(`${info} (${shapes} shapes)`);
+      if (!/^(City|Road|Field|Monastery): .*\d+ points?/.test(info) || !shapes)
+        failures.push(
+          `words: spot ${i} (${await spot.getAttribute("aria-label")}) outlines ${shapes} shapes and says "${info}"`,
+        );
+      if (i === 0) await page.screenshot({ path: `${out}/11-feature.png` });
+    }
+    await page.mouse.move(5, 5);
+    await page.locator("h2").first().focus();
+    if (await page.locator(".layer-outline path").count())
+      failures.push("words: the outline stays when no spot is hovered");
+
     // Two turns by clicks, then the log: each placement and figure in a sentence, the bot's as well as ours.
     const used = new Set();
     for (let i = 0; i < 12; i++) await move(page, used, false).catch(() => false);

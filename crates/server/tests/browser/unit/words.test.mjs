@@ -141,3 +141,18 @@ test("every rule option the server knows has a name, a line and words for its va
   assert.equal(valueName({ key: "halflings.tiles_per_player" }, "5", en), "5");
   assert.equal(optionName({ key: "new.option", doc: "x" }, en), "new.option");
 });
+
+test("a feature in words: its size, its holders and what it is worth", async () => {
+  const { featureWords } = await import("../../../web/words.js");
+  const city = { kind: "city", complete: false, tiles: 3, pennants: 1, holders: ["P1"], points: 4 };
+  assert.equal(featureWords(city, nameOf, en), "City: 3 tiles, 1 pennant, held by Ana, 4 points if the game ended now");
+  const road = { kind: "road", complete: true, tiles: 1, pennants: 0, holders: ["P1", "P2"], points: 1 };
+  assert.equal(featureWords(road, nameOf, en), "Road: 1 tile, completed, held by Ana and Bo, 1 point");
+  const field = { kind: "field", complete: false, tiles: 20, pennants: 0, holders: [], points: 21 };
+  assert.equal(
+    featureWords(field, nameOf, ro),
+    "Câmp: 20 de piese, al nimănui încă, 21 de puncte dacă jocul s-ar termina acum",
+  );
+  const monastery = { kind: "monastery", complete: false, tiles: 1, pennants: 0, holders: [], points: 5 };
+  assert.equal(featureWords(monastery, nameOf, en), "Monastery: nobody's yet, 5 points if the game ended now");
+});
