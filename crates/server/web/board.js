@@ -3,6 +3,7 @@
 // legal actions it sent. Pan by dragging, zoom with the wheel, a pinch or the buttons.
 
 import { t } from "./i18n.js";
+import { animate } from "./motion.js";
 import { defs, drawTile, el, figure, PLAYER_COLORS, segAnchor, segmentShapes, symbol } from "./tiles.js";
 
 const CORNERS = ["NE", "SE", "SW", "NW"];
@@ -231,7 +232,7 @@ export class Board {
     container.appendChild(this.svg);
     defs(this.svg);
     this.layers = {};
-    for (const name of ["grid", "tiles", "last", "outline", "figures", "marks", "ghost", "spots"]) {
+    for (const name of ["grid", "tiles", "last", "outline", "figures", "fx", "marks", "ghost", "spots"]) {
       this.layers[name] = el("g", { class: `layer-${name}` }, this.svg);
     }
     this.view = { x: -250, y: -250, w: 600, h: 600 };
@@ -448,9 +449,18 @@ export class Board {
 
   // The board as the server sent it: tiles, the last tiles placed, figures.
   render(state, players) {
+    // What moved since the last render, to show it moving: the tiles added, the figures gone, the dragon's and the
+    // fairy's steps. A first render (or a jump of more than a round) shows the board as it is.
+    const before = this.state;
+    const added = before ? state.board.length - before.board.length : 0;
+    const moving = before && added >= 0 && added <= (players.length || 1) + 1;
+    const figuresBefore = this.figures;
     this.state = state;
     for (const l of ["tiles", "last", "figures"]) this.layers[l].replaceChildren();
-    for (const t of state.board) this.drawPlaced(this.layers.tiles, t, { class: "placed" });
+    state.board.forEach((t, i) => {
+      const g = this.drawPlaced(this.layers.tiles, t, { class: "placed" });
+      if (moving && i >= state.board.length - added) this.arrive(g);
+    });
     // The tiles placed since the viewer's last turn stand out.
     for (const t of this.recent || []) {
       const b = state.board[t];
@@ -549,10 +559,92 @@ export class Board {
       const [ox, oy] = origin(parseSpace(fig.fairy));
       this.fairyAt([ox + 80, oy + 20]);
     }
+    if (moving) this.showMoves(before, state, figuresBefore, players);
     // Keep every tile in sight until the player moves the board themselves.
     this.figureScale = null;
     if (!this.userMoved) this.fit();
     else this.scaleFigures();
+  }
+
+  // A tile just placed comes down into its place (and keeps its "recent" mark until the next turn).
+  arrive(g) {
+    const wrap = el("g", { class: "tile-new" });
+    g.replaceWith(wrap);
+    wrap.appendChild(g);
+    animate(
+      wrap,
+      [
+        { transform: "translate(0px, -26px) scale(1.08)", opacity: 0 },
+        { transform: "none", opacity: 1 },
+      ],
+      450,
+    );
+  }
+
+  // The moves between two positions: each figure that left the board rises and fades where it stood; the dragon
+  // and the fairy glide from where they were.
+  showMoves(before, now, figuresBefore, players) {
+    const key = (m) => figureKey(m.space, m.segment, m.corner, m.player, m.kind === "normal" ? "meeple" : m.kind);
+    const still = new Set(now.meeples.map(key));
+    for (const m of before.meeples || []) {
+      const at = figuresBefore?.get(key(m));
+      if (still.has(key(m)) || !at) continue;
+      const color = players[Number(m.player.slice(1)) - 1]?.color || PLAYER_COLORS[0];
+      const g = el("g", { class: "leaving" }, this.layers.fx);
+      figure(g, m.kind === "normal" ? "meeple" : m.kind, color, at, {
+        farmer: m.segment.startsWith("field"),
+        mark: seatMark(m.player),
+      });
+      animate(
+        g,
+        [
+          { transform: "translate(0px, 0px)", opacity: 1 },
+          { transform: "translate(0px, -34px)", opacity: 0 },
+        ],
+        900,
+        () => g.remove(),
+      );
+      if (!g.getAnimations?.().length) g.remove();
+    }
+    const glide = (selector, from, to) => {
+      const node = this.layers.figures.querySelector(selector);
+      if (!node || !from || !to || from === to) return;
+      const [fx, fy] = parseSpace(from),
+        [tx, ty] = parseSpace(to);
+      const dx = (fx - tx) * 100,
+        dy = (ty - fy) * 100;
+      const wrap = el("g", { class: "gliding" });
+      node.replaceWith(wrap);
+      wrap.appendChild(node);
+      animate(wrap, [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], 700);
+    };
+    glide(".dragon", before.figures?.dragon, now.figures?.dragon);
+    glide(".fairy", before.figures?.fairy, now.figures?.fairy);
+  }
+
+  // Points floating up from each feature scored (`scores`: the server's `scored` events): "+8" in the winners'
+  // colour, over where the feature was scored.
+  floatPoints(scores, players) {
+    for (const e of scores) {
+      if (!e.points || !e.winners?.length) continue;
+      const at = this.segmentPoint(e.space, e.segment, e.corner);
+      if (!at) continue;
+      const colour = players[Number(e.winners[0].slice(1)) - 1]?.color || "#333";
+      const g = el("g", { class: "fx-points", transform: `translate(${at[0]} ${at[1] - 10})` }, this.layers.fx);
+      const text = el("text", { "text-anchor": "middle", "font-size": 22, fill: colour }, g);
+      text.textContent = `+${e.points}`;
+      animate(
+        g,
+        [
+          { transform: "translate(0px, 0px) scale(.7)", opacity: 0 },
+          { transform: "translate(0px, -12px) scale(1.1)", opacity: 1, offset: 0.25 },
+          { transform: "translate(0px, -40px) scale(1)", opacity: 0 },
+        ],
+        1600,
+        () => g.remove(),
+      );
+      if (!g.getAnimations?.().length) g.remove();
+    }
   }
 
   fairyAt([x, y]) {

@@ -10,6 +10,7 @@ import { Board, parseSpace, seatMark, tileIcon } from "./board.js";
 import { t } from "./i18n.js";
 import { uiIcon } from "./icons.js";
 import { eventText, finalSplit, standings } from "./log.js";
+import { countUp } from "./motion.js";
 import { ruleLink } from "./rules.js";
 import { inkOn, seatColour } from "./tiles.js";
 import { go, h, header, root, toast } from "./ui.js";
@@ -79,6 +80,10 @@ export class Table {
     this.keys = (e) => this.key(e);
     /** The first view that showed the game finished (later views of it are old news). @type {any} */
     this.finishedView = null;
+    /** Each seat's score as the score bar last showed it, to count up from. @type {Map<string, number>} */
+    this.shownScores = new Map();
+    /** The scorings of the last update, to float over the board once it shows them. @type {any[] | null} */
+    this.freshScores = null;
   }
 
   // The token to act with. One seat held: its own. Several (hot seat, or the creator holding every seat): the token
@@ -221,13 +226,18 @@ export class Table {
         if (msg.cause === "take_back" || msg.cause === "sync" || from > this.eventsVersion) {
           await this.fetchEvents();
         } else if (msg.version > this.eventsVersion) {
-          this.events.push(...msg.events.filter((e) => e.action > this.eventsVersion));
+          const fresh = msg.events.filter((e) => e.action > this.eventsVersion);
+          this.events.push(...fresh);
           this.eventsVersion = msg.version;
+          // Scorings float their points over their features, once the board shows them.
+          this.freshScores = fresh.filter((e) => e.type === "scored" && e.when === "turn");
         }
         // In hot seat the socket is a spectator's: fetch the deciding seat's own view. An action's news older than
         // the view shown (the answer to our own next action came first) is not shown.
         if (!token) await this.refresh();
         else if (!(msg.cause === "action" && this.view && msg.version < this.view.version)) this.show(msg.view);
+        if (this.freshScores?.length && this.view) this.board.floatPoints(this.freshScores, this.players(this.view));
+        this.freshScores = null;
       }
     };
     this.ws.onclose = () => {
@@ -313,12 +323,21 @@ export class Table {
           },
           seatSwatch(p),
           h("span", { class: "pname" }, p.name, p.kind === "bot" ? h("small", { class: "tag" }, t("bot")) : null),
-          h("strong", { class: "pscore", "aria-label": t("score") }, p.score),
+          this.scoreCounter(p),
           h("span", { class: "supply" }, supplyIcons(p)),
         ),
       ),
       h("div", { class: "stack" }, t("stack", { n: g.stack })),
     );
+  }
+
+  // A seat's score in the score bar, counting up from the one shown before when it changed.
+  scoreCounter(p) {
+    const el = h("strong", { class: "pscore", "aria-label": t("score") }, p.score);
+    const was = this.shownScores.get(p.player);
+    this.shownScores.set(p.player, p.score);
+    if (typeof was === "number" && was !== p.score) countUp(el, was, p.score);
+    return el;
   }
 
   // Send an action (or a take-back, a confirmation). The answer is shown unless the socket has already brought

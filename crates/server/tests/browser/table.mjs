@@ -12,6 +12,7 @@
 // 10. The landing page's two ways to start (issue 22, item 13).
 // 11. Plain language: rule options, the legal actions, the hint and the log in words (issue 22, item 7); the replay
 // viewer's log at each step and its autoplay (item 11, with the small ones).
+// 12. Motion: tiles coming into place, scorings floating their points, and none with reduced motion (item 8).
 // In 1, the points in view (issue 22, item 10): by kind, with what the game's end now would add.
 // Every page must log no console error. On every move, every spot of the decision showing must be its own (none on
 // another, each reached by a click at its centre; zoomed out, a crowd that cannot each have a place near its point
@@ -1234,6 +1235,54 @@ if (runs("words"))
     if (codedLog.length) failures.push(`words: the log says "${codedLog[0]}"`);
     report.words = words;
     await page.close();
+  });
+
+// 12. Every move easy to follow (issue 22, item 8): a tile placed (the person's or the bot's) comes into place, a
+// scoring floats its points over the feature and the score counts up; with reduced motion asked for, nothing moves.
+if (runs("motion"))
+  await guarded("motion", async () => {
+    const motion = {};
+    for (const reduced of [false, true]) {
+      const ctx = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        reducedMotion: reduced ? "reduce" : "no-preference",
+      });
+      const page = await ctx.newPage();
+      const name = reduced ? "motion (reduced)" : "motion";
+      watch(page, name);
+      await createByForm(page, []);
+      const seen = { arrivals: 0, floats: 0, counting: 0, animations: 0, moves: 0 };
+      const used = new Set();
+      for (let i = 0; i < 120 && !(seen.floats && seen.arrivals && seen.counting); i++) {
+        if (await page.locator("dialog.final[open]").count()) break;
+        if (!(await move(page, used, false).catch(() => false))) await page.waitForTimeout(150);
+        seen.moves++;
+        for (let k = 0; k < 4; k++) {
+          const now = await page.evaluate(() => ({
+            arrivals: document.querySelectorAll(".tile-new").length,
+            floats: document.querySelectorAll(".fx-points").length,
+            counting: document.querySelectorAll(".pscore.counting").length,
+            animations: document.getAnimations().length,
+          }));
+          for (const k2 of ["arrivals", "floats", "counting", "animations"]) seen[k2] = Math.max(seen[k2], now[k2]);
+          if (now.floats && !reduced && !motion.shot) {
+            await page.screenshot({ path: `${out}/12-scoring.png` });
+            motion.shot = true;
+          }
+          await page.waitForTimeout(60);
+        }
+      }
+      motion[reduced ? "reduced" : "full"] = seen;
+      if (!reduced) {
+        if (!seen.arrivals) failures.push("motion: no tile came into place");
+        if (!seen.floats) failures.push(`motion: no scoring floated its points in ${seen.moves} moves`);
+        if (!seen.animations) failures.push("motion: nothing was animated");
+      } else if (seen.animations || seen.floats || seen.counting) {
+        failures.push(`motion: with reduced motion, ${JSON.stringify(seen)}`);
+      }
+      await ctx.close();
+    }
+    report.motion = motion;
   });
 
 // 1. A whole base game against a bot.
