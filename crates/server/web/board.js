@@ -388,7 +388,7 @@ export class Board {
     const [ox, oy] = origin(parseSpace(t.space));
     const r = turns(t.rotation || t.corner);
     const g = el("g", { transform: `translate(${ox} ${oy}) rotate(${90 * r} 50 50)`, ...extra }, layer);
-    if (def) drawTile(g, def);
+    if (def) drawTile(g, def, r);
     else el("rect", { width: 100, height: 100, fill: "#ccc" }, g);
     return g;
   }
@@ -1023,7 +1023,7 @@ export function tileIcon(def, orientation = "r0", size = 64) {
   });
   defs(svg);
   const g = el("g", { transform: `rotate(${90 * turns(orientation)} 50 50)` }, svg);
-  if (def) drawTile(g, def);
+  if (def) drawTile(g, def, turns(orientation));
   return svg;
 }
 

@@ -17,11 +17,14 @@ export function el(name, attrs = {}, parent = null) {
 export const COLORS = {
   field: "#93b95b",
   fieldDark: "#7fa34b",
+  fieldLight: "#a9cb72",
   road: "#efe4c4",
   roadEdge: "#9b8664",
   city: "#cf9d5f",
   cityDark: "#b9824a",
   wall: "#7a5433",
+  wallTop: "#c7a273",
+  roadRut: "#d6c79f",
   roof: "#a4452e",
   stone: "#e6d6b0",
   water: "#6aa6c8",
@@ -90,7 +93,7 @@ function segSides(seg, tile) {
 }
 
 // A city's outline: along its sides on the tile's edge, and between runs of sides a curve bowed towards the middle.
-// Returns the filled path and the inner (wall) curves.
+// Returns the filled path and the inner (wall) curves, each with the direction its outer side faces.
 function cityPath(sides, tile) {
   const all = sidesOf(tile);
   const c = centreOf(tile);
@@ -119,7 +122,13 @@ function cityPath(sides, tile) {
       ctrl = lerp(c, SIDE_CORNERS[run[0]][1], 0.3);
     }
     d += `Q${fmt(ctrl)} ${fmt(next)} `;
-    walls.push(`M${fmt(end)} Q${fmt(ctrl)} ${fmt(next)}`);
+    // The wall's outer side (where its shadow falls): from the chord's middle towards the curve's control point.
+    const mid = lerp(end, next, 0.5);
+    const len = Math.hypot(ctrl[0] - mid[0], ctrl[1] - mid[1]) || 1;
+    walls.push({
+      d: `M${fmt(end)} Q${fmt(ctrl)} ${fmt(next)}`,
+      out: [(ctrl[0] - mid[0]) / len, (ctrl[1] - mid[1]) / len],
+    });
   });
   return { fill: `${d}Z`, walls };
 }
@@ -234,9 +243,17 @@ function roadPaths(seg, tile) {
   return ends.map((e) => `M${fmt(e)} L${fmt(ends.length === 1 ? stop : c)}`);
 }
 
-function monastery(g, at, abbey) {
-  const [x, y] = at;
-  const b = el("g", { transform: `translate(${x} ${y})`, class: "monastery" }, g);
+// A group at `at` (tile frame) turned back by the tile's quarter turns, so that what is drawn in it stands upright
+// on the board whatever the tile's rotation.
+function upright(g, at, turns, cls) {
+  const rot = turns ? ` rotate(${-90 * turns})` : "";
+  return el("g", { transform: `translate(${fmt(at)})${rot}`, class: cls }, g);
+}
+
+function monastery(g, at, abbey, turns = 0) {
+  // Its shadow on the ground first, then the building, upright.
+  el("ellipse", { cx: at[0] + 2, cy: at[1] + 12, rx: 17, ry: 4.5, fill: "rgba(40,30,10,.22)" }, g);
+  const b = upright(g, at, turns, "monastery");
   el(
     "rect",
     { x: -13, y: -9, width: 26, height: 20, rx: 1.5, fill: COLORS.stone, stroke: COLORS.wall, "stroke-width": 1.2 },
@@ -248,8 +265,10 @@ function monastery(g, at, abbey) {
   if (abbey) el("circle", { cx: 0, cy: -3, r: 2.4, fill: "#f3e2a8", stroke: COLORS.wall, "stroke-width": 0.8 }, b);
 }
 
-function pennant(g, at) {
-  const [x, y] = at;
+function pennant(g, at, turns = 0) {
+  const x = 0,
+    y = 0;
+  g = upright(g, at, turns, "pennant-mark");
   el(
     "path",
     {
@@ -268,8 +287,10 @@ function pennant(g, at) {
   );
 }
 
-function crown(g, at) {
-  const [x, y] = at;
+function crown(g, at, turns = 0) {
+  const x = 0,
+    y = 0;
+  g = upright(g, at, turns, "crown-mark");
   el(
     "path",
     {
@@ -284,9 +305,8 @@ function crown(g, at) {
 }
 
 // The symbols: volcano, dragon, portal, crop circles by type, hill, vineyard, sheep.
-export function symbol(g, name, at, size = 1) {
-  const [x, y] = at;
-  const outer = el("g", { transform: `translate(${x} ${y})`, class: `symbol symbol-${name.replace(":", "-")}` }, g);
+export function symbol(g, name, at, size = 1, turns = 0) {
+  const outer = upright(g, at, turns, `symbol symbol-${name.replace(":", "-")}`);
   // The board scales the body when zoomed far out (Board.scaleFigures), from its own size.
   const s = el("g", { transform: `scale(${size})`, class: "symbol-body", "data-size": size }, outer);
   switch (name) {
@@ -346,59 +366,85 @@ export function symbol(g, name, at, size = 1) {
 }
 
 // Draw `tile` (its catalogue entry) into group `g`, in its canonical orientation.
-export function drawTile(g, tile) {
+export function drawTile(g, tile, turns = 0) {
   const c = centreOf(tile);
   const clipId = `clip-${tile.shape}`;
-  el("path", { d: outline(tile), fill: tile.shape === "abbey" ? "#b9a37a" : COLORS.field, class: "tile-ground" }, g);
-  // A faint texture of furrows on the fields.
-  el("path", { d: outline(tile), fill: "url(#furrows)", opacity: 0.35 }, g);
+  const ground = outline(tile);
+  el("path", { d: ground, fill: tile.shape === "abbey" ? "#b9a37a" : COLORS.field, class: "tile-ground" }, g);
+  // The fields: tufts of grass and faint furrows, lighter in the middle of the tile than at its edges.
+  el("path", { d: ground, fill: "url(#grass)", opacity: 0.55 }, g);
+  el("path", { d: ground, fill: "url(#furrows)", opacity: 0.22 }, g);
+  el("path", { d: ground, fill: "url(#fieldShade)" }, g);
   const segs = tile.segments;
-  // Roads first, under the cities (a road may run under a city: a tunnel, or up to a gate).
+  // Roads first, under the cities (a road may run under a city: a tunnel, or up to a gate): a soft shadow, a
+  // darker verge on each side, the packed earth, and a line of wheel ruts.
   for (const seg of segs) {
     if (seg.kind !== "road") continue;
     for (const d of roadPaths(seg, tile)) {
-      el("path", { d, stroke: COLORS.roadEdge, "stroke-width": 11, fill: "none", "stroke-linecap": "butt" }, g);
-      el(
-        "path",
-        {
-          d,
-          stroke: COLORS.road,
-          "stroke-width": 8,
-          fill: "none",
-          "stroke-linecap": "butt",
-          "stroke-dasharray": seg.tunnel ? "4 3" : "none",
-        },
-        g,
-      );
-    }
-    if (seg.end === "junction" || seg.end === "village" || seg.end === "house") {
-      // drawn once below
+      const line = (stroke, width, extra = {}) =>
+        el("path", { d, stroke, "stroke-width": width, fill: "none", "stroke-linecap": "butt", ...extra }, g);
+      line("rgba(40,30,10,.16)", 15);
+      line(COLORS.roadEdge, 11);
+      line(COLORS.road, 8, { "stroke-dasharray": seg.tunnel ? "4 3" : "none" });
+      if (!seg.tunnel) line(COLORS.roadRut, 0.9, { "stroke-dasharray": "5 3", opacity: 0.8 });
     }
   }
   if (segs.some((s) => s.kind === "road" && ["junction", "village", "house"].includes(s.end))) {
-    const b = el("g", { transform: `translate(${c[0]} ${c[1]})` }, g);
+    el("ellipse", { cx: c[0] + 1.5, cy: c[1] + 6.5, rx: 9, ry: 2.6, fill: "rgba(40,30,10,.25)" }, g);
+    const b = upright(g, c, turns, "house");
     el("rect", { x: -7, y: -5, width: 14, height: 11, fill: COLORS.stone, stroke: COLORS.wall, "stroke-width": 1 }, b);
     el("path", { d: "M-8.5 -4 L0 -11 L8.5 -4 Z", fill: COLORS.roof, stroke: COLORS.wall, "stroke-width": 0.8 }, b);
+    el("rect", { x: -1.8, y: 1, width: 3.6, height: 5, fill: COLORS.wall }, b);
   }
+  // Cities: roofs, shaded towards their walls; each wall with its shadow on the field, its stones and battlements.
   for (const seg of segs) {
     if (seg.kind !== "city") continue;
     const { fill, walls } = cityPath(segSides(seg, tile), tile);
     el("path", { d: fill, fill: COLORS.city, class: "city" }, g);
-    el("path", { d: fill, fill: "url(#roofs)", opacity: 0.45 }, g);
+    el("path", { d: fill, fill: "url(#roofs)", opacity: 0.5 }, g);
+    el("path", { d: fill, fill: "url(#cityShade)" }, g);
     for (const w of walls) {
-      el("path", { d: w, stroke: COLORS.wall, "stroke-width": 3.2, fill: "none", "stroke-linecap": "round" }, g);
-      el("path", { d: w, stroke: "#a27a4e", "stroke-width": 1.2, fill: "none", "stroke-dasharray": "2.5 2.5" }, g);
+      const [ox, oy] = [w.out[0] * 2.4, w.out[1] * 2.4];
+      el(
+        "path",
+        {
+          d: w.d,
+          stroke: "rgba(40,25,10,.3)",
+          "stroke-width": 5,
+          fill: "none",
+          transform: `translate(${ox.toFixed(2)} ${oy.toFixed(2)})`,
+          "stroke-linecap": "round",
+        },
+        g,
+      );
+      el("path", { d: w.d, stroke: COLORS.wall, "stroke-width": 4, fill: "none", "stroke-linecap": "round" }, g);
+      el(
+        "path",
+        {
+          d: w.d,
+          stroke: COLORS.wallTop,
+          "stroke-width": 1.6,
+          fill: "none",
+          "stroke-dasharray": "3 2",
+          "stroke-linecap": "butt",
+        },
+        g,
+      );
     }
   }
   for (const seg of segs) {
     const at = segAnchor(seg, tile);
     if (seg.kind === "city") {
       const sides = segSides(seg, tile);
-      for (let i = 0; i < (seg.pennants || 0); i++) pennant(g, lerp(at, ANCHOR[sides[0]], 0.45 - i * 0.25));
-      if (seg.princess) crown(g, lerp(at, c, 0.3));
+      for (let i = 0; i < (seg.pennants || 0); i++) pennant(g, lerp(at, ANCHOR[sides[0]], 0.45 - i * 0.25), turns);
+      if (seg.princess) crown(g, lerp(at, c, 0.3), turns);
     }
-    if (seg.kind === "monastery") monastery(g, seg.inside !== undefined ? lerp(c, at, 1) : c, tile.shape === "abbey");
-    if (seg.kind === "crop") el("circle", { cx: c[0], cy: c[1], r: 14, fill: "#d8c36a", opacity: 0.6 }, g);
+    if (seg.kind === "monastery")
+      monastery(g, seg.inside !== undefined ? lerp(c, at, 1) : c, tile.shape === "abbey", turns);
+    if (seg.kind === "crop") {
+      el("circle", { cx: c[0], cy: c[1], r: 14, fill: "#d8c36a", opacity: 0.6 }, g);
+      el("circle", { cx: c[0], cy: c[1], r: 9, fill: "none", stroke: "#b39a45", "stroke-width": 1, opacity: 0.7 }, g);
+    }
   }
   // Symbols in a free corner (the centre when nothing stands there).
   const busy = segs.some((s) => ["monastery", "crop"].includes(s.kind) || (s.kind === "road" && s.end));
@@ -418,7 +464,7 @@ export function drawTile(g, tile) {
             [78, 78],
           ];
   for (const [i, name] of (tile.symbols || []).entries())
-    symbol(g, name, spots[Math.min(i, spots.length - 1)], tile.shape === "triangle" ? 0.7 : 0.9);
+    symbol(g, name, spots[Math.min(i, spots.length - 1)], tile.shape === "triangle" ? 0.7 : 0.9, turns);
   el(
     "path",
     { d: outline(tile), fill: "none", stroke: "rgba(40,30,15,0.35)", "stroke-width": 0.8, class: "tile-edge" },
@@ -438,6 +484,36 @@ export function defs(svg) {
   el("path", { d: "M0 4 H8", stroke: COLORS.fieldDark, "stroke-width": 1.2 }, f);
   const r = el("pattern", { id: "roofs", width: 12, height: 10, patternUnits: "userSpaceOnUse" }, d);
   el("path", { d: "M0 10 L3 6 H9 L12 10 M6 6 V2", stroke: COLORS.cityDark, "stroke-width": 1, fill: "none" }, r);
+  // Tufts of grass, two shades, scattered so that the repeat does not show at a glance.
+  const grass = el("pattern", { id: "grass", width: 23, height: 19, patternUnits: "userSpaceOnUse" }, d);
+  /** @type {[number, number, string][]} */
+  const tufts = [
+    [3, 4, COLORS.fieldDark],
+    [14, 9, COLORS.fieldLight],
+    [8, 15, COLORS.fieldDark],
+    [19, 2, COLORS.fieldLight],
+  ];
+  for (const [x, y, shade] of tufts)
+    el(
+      "path",
+      { d: `M${x} ${y} l1 -3 M${x + 2} ${y} l0 -3.5 M${x + 4} ${y} l-1 -3`, stroke: shade, "stroke-width": 0.8 },
+      grass,
+    );
+  // Light in the middle of a tile, a little shadow at its edges (fields), and towards a city's walls.
+  const shade = (id, stops) => {
+    const gr = el("radialGradient", { id, cx: "50%", cy: "50%", r: "70%" }, d);
+    for (const [offset, color] of stops) el("stop", { offset, "stop-color": color }, gr);
+  };
+  shade("fieldShade", [
+    ["0%", "rgba(255,255,220,.10)"],
+    ["70%", "rgba(0,0,0,0)"],
+    ["100%", "rgba(30,50,10,.16)"],
+  ]);
+  shade("cityShade", [
+    ["0%", "rgba(255,230,190,.18)"],
+    ["60%", "rgba(0,0,0,0)"],
+    ["100%", "rgba(70,35,10,.22)"],
+  ]);
   return d;
 }
 

@@ -1273,6 +1273,21 @@ if (runs("motion"))
         }
       }
       motion[reduced ? "reduced" : "full"] = seen;
+      // Item 14: the tiles' symbols stand upright on the board whatever the tile's rotation.
+      const tilted = await page.evaluate(() => {
+        const marks = document.querySelectorAll(
+          ".layer-tiles .symbol, .layer-tiles .monastery, .layer-tiles .pennant-mark, .layer-tiles .crown-mark, .layer-tiles .house",
+        );
+        const bad = [...marks].filter((e) => {
+          const m = /** @type {SVGGraphicsElement} */ (e).getCTM();
+          return !m || Math.abs(Math.atan2(m.b, m.a)) > 0.01;
+        });
+        return { marks: marks.length, bad: bad.map((e) => e.getAttribute("class")) };
+      });
+      seen.symbols = tilted.marks;
+      if (!tilted.marks) failures.push("motion: no symbol on the board to check");
+      if (tilted.bad.length)
+        failures.push(`motion: ${tilted.bad.length} symbols are not upright: ${tilted.bad.slice(0, 3)}`);
       if (!reduced) {
         if (!seen.arrivals) failures.push("motion: no tile came into place");
         if (!seen.floats) failures.push(`motion: no scoring floated its points in ${seen.moves} moves`);
