@@ -525,6 +525,7 @@ export class Table {
     }
     this.panelEl.replaceChildren(...parts);
     this.panelEl.dataset.seat = v.seat || "";
+    this.panelEl.dataset.decision = mine ? g.pending.kind : "";
     // Every spot of the decision is on the board now: each gets its own place.
     this.board.layoutSpots();
     if (key) {

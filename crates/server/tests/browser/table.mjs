@@ -1340,6 +1340,7 @@ if (runs("modules")) {
     "pass",
   ];
   const seen = new Set();
+  const decisionsShown = new Set();
   const games = [];
   for (let game = 0; game < 5 && want.some((k) => !seen.has(k)); game++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
@@ -1364,6 +1365,16 @@ if (runs("modules")) {
     triangles = new Set(tiles.tiles.filter((t) => t.shape === "triangle").map((t) => t.id));
     const r = await playToTheEnd(page, "every module", 150, async (n) => {
       if (n % 60 === 0) await page.screenshot({ path: `${out}/2-game${game + 1}-${n}.png` });
+      // A picture of each kind of decision, the first time the table asks it.
+      const decision = await page
+        .locator("[data-decision]")
+        .first()
+        .getAttribute("data-decision")
+        .catch(() => null);
+      if (decision && !decisionsShown.has(decision)) {
+        decisionsShown.add(decision);
+        await page.screenshot({ path: `${out}/2-decision-${decision}.png` });
+      }
       // Now and then, zoomed out (the spots keep a size that can be clicked, and stay apart, or a crowd of them is
       // one spot), then back.
       // Every portal's decision too (a spot on any free feature of the board: the most crowded there is).
@@ -1385,7 +1396,7 @@ if (runs("modules")) {
     if (r.finished) await checkFinal(page, `every module ${game + 1}`);
     await page.close();
   }
-  report.every_module = { games, answered: [...seen].sort() };
+  report.every_module = { games, answered: [...seen].sort(), pictured: [...decisionsShown].sort() };
   const missing = want.filter((k) => !seen.has(k));
   if (missing.length) failures.push(`every module: never answered through the table: ${missing.join(", ")}`);
 }
