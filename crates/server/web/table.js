@@ -190,6 +190,8 @@ export class Table {
     this.boardEl.append(this.overlayEl);
     this.panelEl = h("section", { class: "decision", "aria-live": "polite" });
     this.logEl = h("ol", { class: "log" });
+    // Others' chat messages are read out from here (outside the log's box, which may be closed).
+    this.chatLive = h("div", { class: "visually-hidden", "aria-live": "polite" });
     this.chatEl = this.chatBox();
     this.pointsEl = h("div", { class: "points" });
     this.leftEl = h("div", { class: "tiles-left" });
@@ -204,6 +206,7 @@ export class Table {
           "aside",
           { class: "side" },
           this.panelEl,
+          this.chatLive,
           h("details", { class: "points-box", open: true }, h("summary", {}, t("points")), this.pointsEl),
           h("details", { class: "log-box", open: true }, h("summary", {}, t("log")), this.chatEl, this.logEl),
           h("details", { class: "left-box" }, h("summary", {}, t("tilesLeft")), this.leftEl),
@@ -874,10 +877,8 @@ export class Table {
   // The chat's box: a line to write in and its button for a browser holding a seat (Enter sends); for a spectator,
   // a word that only the players write (decision W-9). The messages themselves are in the log.
   chatBox() {
-    const live = h("div", { class: "visually-hidden", "aria-live": "polite" });
-    this.chatLive = live;
     if (!Object.keys(tokens(this.id)).length)
-      return h("div", { class: "chat" }, h("p", { class: "muted" }, t("chatReadOnly")), live);
+      return h("div", { class: "chat" }, h("p", { class: "muted" }, t("chatReadOnly")));
     const input = /** @type {HTMLInputElement} */ (
       h("input", {
         type: "text",
@@ -900,7 +901,6 @@ export class Table {
       },
       input,
       h("button", { type: "submit" }, t("chatSend")),
-      live,
     );
     return form;
   }
