@@ -226,3 +226,28 @@ async fn a_message_reaches_every_socket_of_the_game_without_a_view() {
         assert_eq!(msg, json!({ "type": "chat", "message": said["message"] }), "no view, nothing hidden, with it");
     }
 }
+
+#[tokio::test]
+async fn two_instances_on_one_postgresql_database_number_one_chat_and_tell_each_other() {
+    let _pg = PG_LOCK.lock().await;
+    let Some(db) = postgres().await else { return };
+    let a = Server::open(&db.url, 1).await.unwrap();
+    let b = Server::open(&db.url, 1).await.unwrap();
+    let (ra, rb) = (a.router(), b.router());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(carcassonne_server::serve(listener, b.clone()));
+    let (id, tokens) = create(&ra, json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let (ana, bo) = (tokens[0].as_deref(), tokens[1].as_deref());
+    // A spectator watches on B; Ana writes on A: B's socket hears that the game changed elsewhere.
+    let (mut spectator, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws")).await.unwrap();
+    assert_eq!(next_json(&mut spectator).await["type"], "view");
+    assert_eq!(say(&ra, &id, ana, "from A").await.0, StatusCode::CREATED);
+    assert_eq!(next_json(&mut spectator).await["cause"], "sync");
+    assert_eq!(messages(&rb, &id).await[0]["text"], "from A");
+    // Both instances at once: the messages are numbered without a gap or a repeat.
+    let (x, y) = tokio::join!(say(&ra, &id, ana, "one"), say(&rb, &id, bo, "two"));
+    assert_eq!((x.0, y.0), (StatusCode::CREATED, StatusCode::CREATED), "{x:?} {y:?}");
+    let ns: Vec<i64> = messages(&ra, &id).await.iter().map(|m| m["n"].as_i64().unwrap()).collect();
+    assert_eq!(ns, [1, 2, 3]);
+}
