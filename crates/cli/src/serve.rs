@@ -45,6 +45,9 @@ pub(crate) struct LimitArgs {
     /// Hints a seat may ask for in a minute.
     #[arg(long, default_value_t = 6)]
     hints_per_minute: u32,
+    /// Chat messages a seat may write in a minute.
+    #[arg(long, default_value_t = 12)]
+    chat_per_minute: u32,
     /// Hints waiting for the hints' worker (one more is refused with 429).
     #[arg(long, default_value_t = 4)]
     hint_queue: usize,
@@ -95,6 +98,7 @@ impl LimitArgs {
             bot_threads,
             hint_queue: self.hint_queue,
             hints_per_minute: self.hints_per_minute,
+            chat_per_minute: self.chat_per_minute,
             creates_per_minute: self.creates_per_minute,
             max_bot_time: self.max_bot_time,
             max_bot_iterations: self.max_bot_iterations,

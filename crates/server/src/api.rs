@@ -51,6 +51,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/tiles", get(tiles))
         .route("/api/games/{id}/view", get(view_at))
         .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/chat", get(chat).post(say))
         .route("/api/rules", get(rules))
         .route("/api/docs/rules.md", get(crate::web::rules_md))
         .route("/api/examples", get(crate::web::examples))
@@ -685,4 +686,63 @@ async fn hint(
         "iterations": thought.iterations,
         "seconds": thought.elapsed.as_secs_f64(),
     })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatRequest {
+    text: String,
+}
+
+/// A seat writes in the game's chat (decision W-13): the message is checked, counted against the seat's
+/// `--chat-per-minute`, stored beside the game's log, and sent to every socket of the game.
+async fn say(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Response, ApiError> {
+    let h = s.handle(&id).await?;
+    let room = h.room.lock().await;
+    let seat = seat_of(&room, &headers)?.ok_or(ApiError::Unauthorized(
+        "only a seat writes in a game's chat (send its token: `Authorization: Bearer <token>`); spectators read it",
+    ))?;
+    let req: ChatRequest = body(&bytes)?;
+    let text = crate::chat::check(&req.text)?;
+    if s.chat_rate.check_key(&(h.id.clone(), seat.0)).is_err() {
+        return Err(ApiError::Busy(format!(
+            "a seat may write {} chat messages a minute: try again in a moment",
+            s.limits.chat_per_minute
+        )));
+    }
+    let name = &room.seats[seat.index()].name;
+    let line = s
+        .store
+        .add_chat(&room.id, seat.index(), name, text, room.version(), crate::chat::MAX_PER_GAME)
+        .await?
+        .ok_or_else(|| ApiError::Conflict {
+        message: format!("this game's chat is full: it keeps {} messages", crate::chat::MAX_PER_GAME),
+        version: room.version(),
+    })?;
+    s.store.notify(&room.id).await;
+    let _ = h.updates.send(Update::chat(room.version(), line.clone()));
+    Ok((StatusCode::CREATED, Json(json!({ "message": line }))).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatQuery {
+    #[serde(default)]
+    since: i64,
+}
+
+/// The game's chat, for everyone: its messages after the first `since`.
+async fn chat(
+    State(s): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<ChatQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let h = s.handle(&id).await?;
+    let messages = s.store.chat(&h.id, q.since).await?;
+    Ok(Json(json!({ "messages": messages })))
 }

@@ -4,6 +4,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use crate::chat::ChatError;
 use crate::room::ActError;
 use crate::store::StoreError;
 
@@ -13,6 +14,9 @@ pub(crate) enum ApiError {
     /// 400: the request could not be read.
     #[error("{0}")]
     BadRequest(String),
+    /// 400: a chat message that may not be stored as it is.
+    #[error("{0}")]
+    Chat(#[from] ChatError),
     /// 401: a token was needed, or the one given is not a seat's.
     #[error("{0}")]
     Unauthorized(&'static str),
@@ -54,6 +58,7 @@ impl ApiError {
     fn status(&self) -> (StatusCode, &'static str) {
         match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::Chat(_) => (StatusCode::BAD_REQUEST, "bad_chat_message"),
             ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "not_your_decision"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),

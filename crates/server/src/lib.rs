@@ -25,6 +25,7 @@
 
 mod api;
 mod bots;
+mod chat;
 mod error;
 mod guard;
 mod limits;
@@ -57,7 +58,7 @@ use crate::store::{StoredGame, StoredSeat};
 /// A change pushed to every WebSocket of a game.
 #[derive(Clone, Debug)]
 pub(crate) struct Update {
-    /// `action`, `take_back`, `confirm`, `seats` or `settings`.
+    /// `action`, `take_back`, `confirm`, `seats`, `settings`, `sync` or `chat`.
     pub cause: &'static str,
     /// The version after the change.
     pub version: usize,
@@ -65,6 +66,8 @@ pub(crate) struct Update {
     pub actions: Vec<String>,
     /// Their events, as everyone may see them.
     pub events: Vec<Value>,
+    /// A chat message (cause `chat`): the same for every socket, and no view with it.
+    pub chat: Option<chat::ChatLine>,
     /// The message every spectator socket is sent for it, worked out by the first that needs it.
     pub spectators: tokio::sync::OnceCell<axum::extract::ws::Utf8Bytes>,
 }
@@ -72,7 +75,19 @@ pub(crate) struct Update {
 impl Update {
     /// An update of `cause` at `version`, adding `actions` with their `events`.
     pub(crate) fn new(cause: &'static str, version: usize, actions: Vec<String>, events: Vec<Value>) -> Arc<Update> {
-        Arc::new(Update { cause, version, actions, events, spectators: tokio::sync::OnceCell::new() })
+        Arc::new(Update { cause, version, actions, events, chat: None, spectators: tokio::sync::OnceCell::new() })
+    }
+
+    /// A chat message written at `version`.
+    pub(crate) fn chat(version: usize, line: chat::ChatLine) -> Arc<Update> {
+        Arc::new(Update {
+            cause: "chat",
+            version,
+            actions: Vec::new(),
+            events: Vec::new(),
+            chat: Some(line),
+            spectators: tokio::sync::OnceCell::new(),
+        })
     }
 }
 
@@ -158,6 +173,8 @@ pub(crate) struct AppState {
     pub limits: Limits,
     /// Hints per (game, seat).
     pub hint_rate: KeyedLimiter<(String, u8)>,
+    /// Chat messages per (game, seat).
+    pub chat_rate: KeyedLimiter<(String, u8)>,
     /// Games created and seats taken, per address.
     pub create_rate: KeyedLimiter<std::net::IpAddr>,
     /// WebSockets open, per address.
@@ -207,6 +224,7 @@ impl Server {
             games: RwLock::new(HashMap::new()),
             bots,
             hint_rate: governor::RateLimiter::keyed(per_minute(limits.hints_per_minute)),
+            chat_rate: governor::RateLimiter::keyed(per_minute(limits.chat_per_minute)),
             create_rate: governor::RateLimiter::keyed(per_minute(limits.creates_per_minute)),
             sockets_by_address: StdMutex::new(HashMap::new()),
             bot_writes: tokio::sync::Semaphore::new(2),
@@ -433,6 +451,7 @@ impl AppState {
     async fn sweep_once(&self) -> usize {
         {
             self.hint_rate.retain_recent();
+            self.chat_rate.retain_recent();
             self.create_rate.retain_recent();
             let abandoned = match self.limits.abandon_after {
                 Some(after) => match self.store.abandon(store::now() - after.as_secs() as i64).await {

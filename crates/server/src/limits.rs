@@ -15,6 +15,8 @@ pub struct Limits {
     pub hint_queue: usize,
     /// Hints a seat may ask for in a minute.
     pub hints_per_minute: u32,
+    /// Chat messages a seat may write in a minute.
+    pub chat_per_minute: u32,
     /// Games one address may create in a minute (and take open seats: joins count too).
     pub creates_per_minute: u32,
     /// The longest a seat's bot may think a decision (its spec's `time`).
@@ -52,6 +54,7 @@ impl Default for Limits {
             bot_threads: 2,
             hint_queue: 4,
             hints_per_minute: 6,
+            chat_per_minute: 12,
             creates_per_minute: 10,
             max_bot_time: Duration::from_secs(2),
             max_bot_iterations: 200_000,

@@ -6,6 +6,9 @@
 //! [`StoreError::Conflict`]. Changes to one game are therefore serialised in the database, whatever the number of
 //! server instances sharing it (PostgreSQL), and no sequence of them can leave a gap or two histories. The log's
 //! primary key (game, n) is a second guard.
+//!
+//! A game's chat is kept beside its log, in a table of its own: adding a message locks the game's row too (so two
+//! instances number a game's messages without gaps) but checks nothing of the log and changes nothing of it.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -13,6 +16,8 @@ use std::time::Duration;
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Postgres, Row, Sqlite, Transaction};
+
+use crate::chat::ChatLine;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -379,6 +384,79 @@ impl Store {
             .rows_affected()
         });
         Ok(n == 1)
+    }
+
+    /// Add a message to game `id`'s chat, written now by `seat` (0-based) as `name` when the game had `version`
+    /// actions: the message as stored, or `None` when the chat already holds `cap` messages (nothing is stored).
+    pub(crate) async fn add_chat(
+        &self,
+        id: &str,
+        seat: usize,
+        name: &str,
+        text: &str,
+        version: usize,
+        cap: usize,
+    ) -> Result<Option<ChatLine>, StoreError> {
+        let at = now();
+        Ok(with_tx!(self, |tx, lock| {
+            if sqlx::query(lock).bind(id).fetch_optional(&mut *tx).await?.is_none() {
+                return Err(StoreError::Missing);
+            }
+            let last: i64 = sqlx::query("SELECT COALESCE(MAX(n), 0) FROM chat WHERE game_id = $1")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get(0)?;
+            if last >= cap as i64 {
+                None
+            } else {
+                sqlx::query(
+                    "INSERT INTO chat (game_id, n, seat, name, text, version, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(id)
+                .bind(last + 1)
+                .bind(seat as i64)
+                .bind(name)
+                .bind(text)
+                .bind(version as i64)
+                .bind(at)
+                .execute(&mut *tx)
+                .await
+                .map_err(conflict_or)?;
+                Some(ChatLine {
+                    n: last + 1,
+                    seat: carcassonne::Player(seat as u8).to_string(),
+                    name: name.to_string(),
+                    text: text.to_string(),
+                    version: version as i64,
+                    at,
+                })
+            }
+        }))
+    }
+
+    /// Game `id`'s chat messages after the first `since`, in order.
+    pub(crate) async fn chat(&self, id: &str, since: i64) -> Result<Vec<ChatLine>, StoreError> {
+        Ok(on_pool!(self, |pool| {
+            sqlx::query("SELECT n, seat, name, text, version, at FROM chat WHERE game_id = $1 AND n > $2 ORDER BY n")
+                .bind(id)
+                .bind(since)
+                .fetch_all(pool)
+                .await?
+                .iter()
+                .map(|r| -> Result<ChatLine, sqlx::Error> {
+                    let seat: i64 = r.try_get(1)?;
+                    Ok(ChatLine {
+                        n: r.try_get(0)?,
+                        seat: carcassonne::Player(seat.clamp(0, 255) as u8).to_string(),
+                        name: r.try_get(2)?,
+                        text: r.try_get(3)?,
+                        version: r.try_get(4)?,
+                        at: r.try_get(5)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        }))
     }
 
     /// One game, or `None`. Read in one transaction, so its row, its seats and its log are of one moment.

@@ -2,7 +2,8 @@
 //! and `token.<its token>` (a browser: `new WebSocket(url, ["carc.v1", "token." + token])`), so the token is never
 //! part of a URL that proxies and logs keep; without a token the socket is a spectator's. The server sends
 //! `{"type": "view", "view": …}` on connecting, then `{"type": "update", "cause", "version", "actions", "events",
-//! "view"}` for every change, each view the connection's own (what its seat may see).
+//! "view"}` for every change, each view the connection's own (what its seat may see), and `{"type": "chat",
+//! "message": …}` for every message written in the game's chat.
 //!
 //! A spectator's message for a change is worked out once and shared by every spectator socket. Sockets are capped
 //! per game and per address (`--sockets-per-game`, `--sockets-per-address`).
@@ -112,6 +113,11 @@ async fn message(h: &Handle, u: &Update, seat: Option<Player>) -> Utf8Bytes {
         });
         Utf8Bytes::from(msg.to_string())
     };
+    if let Some(line) = &u.chat {
+        // A chat message is the same for every socket, and carries no view.
+        let build = || async { Utf8Bytes::from(json!({ "type": "chat", "message": line }).to_string()) };
+        return u.spectators.get_or_init(build).await.clone();
+    }
     match seat {
         Some(_) => build().await,
         None => u.spectators.get_or_init(build).await.clone(),

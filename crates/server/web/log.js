@@ -122,3 +122,38 @@ export function standings(events, players, ifEnded) {
   const max = Math.max(1, ...rows.map((r) => Math.max(r.score, r.ifEnded ?? 0)));
   return { used, max, rows };
 }
+
+// A message of the game's chat, as the server sends it (docs/server-api.md, "Chat"): written by `seat` (as `name`)
+// when the game had `version` actions.
+/** @typedef {{ n: number, seat: string, name: string, text: string, version: number, at: number }} ChatMessage */
+
+// The log's lines in the order things happened: the events (each of action `e.action`) and the chat's messages
+// (in the order written), a message after the events of the actions made before it was written and before those
+// of the actions after.
+/**
+ * @param {GameEvent[]} events
+ * @param {ChatMessage[]} chat
+ * @returns {({ event: GameEvent } | { chat: ChatMessage })[]}
+ */
+export function logLines(events, chat) {
+  const out = [];
+  let i = 0;
+  for (const m of chat) {
+    while (i < events.length && events[i].action <= m.version) out.push({ event: events[i++] });
+    out.push({ chat: m });
+  }
+  while (i < events.length) out.push({ event: events[i++] });
+  return out;
+}
+
+// The chat's messages held and `more` (which may repeat some of them), each once, in the order written.
+/**
+ * @param {ChatMessage[]} held
+ * @param {ChatMessage[]} more
+ * @returns {ChatMessage[]}
+ */
+export function mergeChat(held, more) {
+  const byN = new Map(held.map((m) => [m.n, m]));
+  for (const m of more) byN.set(m.n, m);
+  return [...byN.values()].sort((a, b) => a.n - b.n);
+}

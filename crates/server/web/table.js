@@ -9,7 +9,7 @@ import { leave, setSound, soundOn, yourTurn } from "./attention.js";
 import { Board, parseSpace, seatMark, tileIcon } from "./board.js";
 import { t } from "./i18n.js";
 import { uiIcon } from "./icons.js";
-import { eventText, finalSplit, standings } from "./log.js";
+import { eventText, finalSplit, logLines, mergeChat, standings } from "./log.js";
 import { countUp } from "./motion.js";
 import { ruleLink } from "./rules.js";
 import { inkOn, seatColour } from "./tiles.js";
@@ -72,11 +72,16 @@ function icon(kind, color) {
   return svg;
 }
 
+// The longest chat message, in characters (the server's limit, docs/server-api.md).
+const CHAT_MAX = 280;
+
 export class Table {
   constructor(id) {
     this.id = id;
     this.sel = { tile: null, space: null, orient: null, figure: "meeple" };
     this.events = [];
+    /** The chat's messages, in the order written. @type {import("./log.js").ChatMessage[]} */
+    this.chat = [];
     this.keys = (e) => this.key(e);
     /** The first view that showed the game finished (later views of it are old news). @type {any} */
     this.finishedView = null;
@@ -109,11 +114,13 @@ export class Table {
       root.replaceChildren(header(), h("main", { class: "page" }, t("notFound")));
       return;
     }
-    const [tiles, events] = await Promise.all([
+    const [tiles, events, chat] = await Promise.all([
       get(`/api/games/${this.id}/tiles`),
       get(`/api/games/${this.id}/events`),
+      get(`/api/games/${this.id}/chat`),
     ]);
     this.catalogue = tiles.data.tiles;
+    this.chat = chat.ok ? chat.data.messages : [];
     this.events = events.data.events;
     this.eventsVersion = events.data.version;
     this.layout();
@@ -189,6 +196,9 @@ export class Table {
     this.boardEl.append(this.overlayEl);
     this.panelEl = h("section", { class: "decision", "aria-live": "polite" });
     this.logEl = h("ol", { class: "log" });
+    // Others' chat messages are read out from here (outside the log's box, which may be closed).
+    this.chatLive = h("div", { class: "visually-hidden", "aria-live": "polite" });
+    this.chatEl = this.chatBox();
     this.pointsEl = h("div", { class: "points" });
     this.leftEl = h("div", { class: "tiles-left" });
     root.replaceChildren(
@@ -202,8 +212,9 @@ export class Table {
           "aside",
           { class: "side" },
           this.panelEl,
+          this.chatLive,
           h("details", { class: "points-box", open: true }, h("summary", {}, t("points")), this.pointsEl),
-          h("details", { class: "log-box", open: true }, h("summary", {}, t("log")), this.logEl),
+          h("details", { class: "log-box", open: true }, h("summary", {}, t("log")), this.chatEl, this.logEl),
           h("details", { class: "left-box" }, h("summary", {}, t("tilesLeft")), this.leftEl),
         ),
       ),
@@ -218,6 +229,9 @@ export class Table {
     this.ws = new WebSocket(url, token ? ["carc.v1", `token.${token}`] : ["carc.v1"]);
     this.ws.onmessage = async (m) => {
       const msg = JSON.parse(m.data);
+      if (msg.type === "chat") return this.heard([msg.message]);
+      // Too slow to keep up, the socket was sent the view alone: chat messages may have been missed.
+      if (msg.type === "view" && this.pushes) await this.fetchChat();
       this.pushes = (this.pushes || 0) + 1;
       if (msg.type === "update") {
         // The update's actions follow the events held: add theirs (those not yet held, the list may have been
@@ -225,6 +239,8 @@ export class Table {
         const from = msg.version - (msg.actions || []).length;
         if (msg.cause === "take_back" || msg.cause === "sync" || from > this.eventsVersion) {
           await this.fetchEvents();
+          // Another server instance's change (a move or a message): the chat may have grown there.
+          if (msg.cause === "sync") await this.fetchChat();
         } else if (msg.version > this.eventsVersion) {
           const fresh = msg.events.filter((e) => e.action > this.eventsVersion);
           this.events.push(...fresh);
@@ -245,6 +261,7 @@ export class Table {
         setTimeout(() => {
           if (!this.closed) {
             this.refresh();
+            this.fetchChat();
             this.connect();
           }
         }, 1500);
@@ -875,15 +892,95 @@ export class Table {
     }
   }
 
+  // The log, newest first: the game's events and its chat's messages in the order they happened.
   renderLog() {
     const ctx = { nameOf: (p) => this.nameOf(p), tileOf: (id) => this.board.tile(id) };
-    const shown = this.events
-      .filter((e) => e.type !== "set_aside" && e.type !== "put_back")
-      .map((e) => ({ e, text: e.type === "played" ? didWords(e.by, e.move, ctx) : eventText(e, ctx.nameOf) }))
-      .filter((x) => x.text)
+    const events = this.events.filter((e) => e.type !== "set_aside" && e.type !== "put_back");
+    const text = (e) => (e.type === "played" ? didWords(e.by, e.move, ctx) : eventText(e, ctx.nameOf));
+    const shown = logLines(events, this.chat)
+      .filter((line) => "chat" in line || text(line.event))
       .slice(-150)
       .reverse();
-    this.logEl.replaceChildren(...shown.map(({ e, text }) => h("li", { class: `ev ev-${e.type}` }, text)));
+    this.logEl.replaceChildren(
+      ...shown.map((line) =>
+        "chat" in line
+          ? h(
+              "li",
+              { class: "chat-line", "data-seat": line.chat.seat },
+              h("strong", { class: "chat-name" }, t("chatFrom", { name: line.chat.name })),
+              " ",
+              h("span", { class: "chat-text" }, line.chat.text),
+            )
+          : h("li", { class: `ev ev-${line.event.type}` }, text(line.event)),
+      ),
+    );
+  }
+
+  // The chat's box: a line to write in and its button for a browser holding a seat (Enter sends); for a spectator,
+  // a word that only the players write (decision W-13). The messages themselves are in the log.
+  chatBox() {
+    if (!Object.keys(tokens(this.id)).length)
+      return h("div", { class: "chat" }, h("p", { class: "muted" }, t("chatReadOnly")));
+    const input = /** @type {HTMLInputElement} */ (
+      h("input", {
+        type: "text",
+        name: "chat",
+        maxlength: CHAT_MAX,
+        autocomplete: "off",
+        "aria-label": t("chatLabel"),
+        placeholder: t("chatPlaceholder"),
+      })
+    );
+    this.chatInput = input;
+    const form = h(
+      "form",
+      {
+        class: "chat",
+        onsubmit: (e) => {
+          e.preventDefault();
+          this.say();
+        },
+      },
+      input,
+      h("button", { type: "submit" }, t("chatSend")),
+    );
+    return form;
+  }
+
+  // Send what the chat's line holds, as the seat this browser shows (in hot seat: the seat to decide).
+  async say() {
+    const input = this.chatInput;
+    const text = input.value.trim();
+    if (!text || this.saying) return;
+    this.saying = true;
+    try {
+      const r = await post(`/api/games/${this.id}/chat`, { text }, this.token(this.view));
+      if (!r.ok) return toast(t("error", { msg: r.data?.error || r.status }));
+      input.value = "";
+      this.heard([r.data.message], false);
+    } finally {
+      this.saying = false;
+    }
+  }
+
+  // Chat messages have come (`announce`: said aloud to a screen reader, for others' messages).
+  heard(messages, announce = true) {
+    const before = new Set(this.chat.map((m) => m.n));
+    this.chat = mergeChat(this.chat, messages);
+    const fresh = messages.filter((m) => !before.has(m.n));
+    if (!fresh.length) return;
+    const mine = this.view?.seat;
+    const others = fresh.filter((m) => m.seat !== mine);
+    if (announce && others.length && this.chatLive)
+      this.chatLive.textContent = others.map((m) => t("chatSaid", { name: m.name, text: m.text })).join(" ");
+    if (this.view) this.renderLog();
+  }
+
+  // The chat's messages written since the last one held (after a gap: a reconnection, a socket that lagged).
+  async fetchChat() {
+    const since = this.chat.at(-1)?.n || 0;
+    const r = await get(`/api/games/${this.id}/chat?since=${since}`);
+    if (r.ok) this.heard(r.data.messages, false);
   }
 
   // The points in view: a bar per seat (its score now, and in a lighter shade what the game's end would add), then

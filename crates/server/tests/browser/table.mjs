@@ -1541,6 +1541,72 @@ if (runs("seats")) {
   report.two_seats = { checks };
 }
 
+// 8. The chat (issue 22, item 12; decision W-13): Ana writes in her browser's chat line and sends with Enter; Bo's
+// browser and a spectator's show it in their logs without a reload, as text (markup stays characters), under her
+// name; Bo answers with the button. The spectator has no line to write in. A reload still shows the chat.
+if (runs("chat")) {
+  await guarded("chat", async () => {
+    const created = await api("/api/games", { seats: [{ name: "Ana" }, { name: "Bo" }], sets: ["base"] });
+    const open = async (name, path) => {
+      const ctx = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+      const page = await ctx.newPage();
+      watch(page, `chat (${name})`);
+      await page.goto(`${base}${path}`, { waitUntil: "networkidle" });
+      await page.waitForSelector("svg.board");
+      return { ctx, page };
+    };
+    const ana = await open("Ana", created.seats[0].invite);
+    const bo = await open("Bo", created.seats[1].invite);
+    const watcher = await open("spectator", `/play/${created.id}`);
+    const chat = {};
+    const line = ana.page.getByRole("textbox", { name: "A message to the table" });
+    chat.maxlength = await line.getAttribute("maxlength");
+    if (chat.maxlength !== "280") failures.push(`chat: the chat line's maxlength is ${chat.maxlength}, not 280`);
+    const text = "Good luck! <b>bold</b> & co";
+    await line.focus();
+    await ana.page.keyboard.type(text);
+    await ana.page.keyboard.press("Enter");
+    const said = (page) => page.locator(".log li.chat-line", { hasText: text });
+    for (const [name, who] of [
+      ["Ana", ana],
+      ["Bo", bo],
+      ["the spectator", watcher],
+    ]) {
+      try {
+        await said(who.page).waitFor({ timeout: 5000 });
+      } catch {
+        failures.push(`chat: ${name}'s log does not show Ana's message without a reload`);
+        continue;
+      }
+      const shown = await said(who.page).first().innerText();
+      if (!/^Ana:/.test(shown)) failures.push(`chat: ${name}'s log shows "${shown}", not under Ana's name`);
+      if (await said(who.page).locator("b").count()) failures.push(`chat: ${name}'s log made markup of the message`);
+    }
+    if ((await line.inputValue()) !== "") failures.push("chat: the chat line is not emptied once sent");
+    if (await watcher.page.locator("form.chat input").count())
+      failures.push("chat: a spectator has a line to write in the chat");
+    // Bo answers with the button; Ana hears it. The newest line of the log comes first.
+    await bo.page.getByRole("textbox", { name: "A message to the table" }).fill("Thanks, you too");
+    await bo.page.getByRole("button", { name: "Send" }).click();
+    try {
+      await ana.page.locator(".log li.chat-line", { hasText: "Thanks, you too" }).waitFor({ timeout: 5000 });
+      chat.first_line = await ana.page.locator(".log li").first().innerText();
+      if (!chat.first_line.includes("Thanks, you too"))
+        failures.push(`chat: Ana's log does not start with the newest message: "${chat.first_line}"`);
+    } catch {
+      failures.push("chat: Ana's log does not show Bo's answer without a reload");
+    }
+    await watcher.page.screenshot({ path: `${out}/8-chat-spectator.png` });
+    await watcher.page.reload({ waitUntil: "networkidle" });
+    await watcher.page.waitForSelector("svg.board");
+    chat.after_reload = await watcher.page.locator(".log li.chat-line").count();
+    if (chat.after_reload !== 2)
+      failures.push(`chat: after a reload the spectator's log has ${chat.after_reload} messages`);
+    report.chat = chat;
+    for (const w of [ana, bo, watcher]) await w.ctx.close();
+  });
+}
+
 // 6. The last action is the person's own, and the socket's news comes late (after the action's own answer): the
 // final scores are still the game's, by kind and in all. Two people; the server's API plays the game up to its last
 // tile, the person whose tile it is plays it at the table.

@@ -35,7 +35,7 @@ pub async fn postgres() -> Option<Db> {
         return None;
     };
     let pool = sqlx::PgPool::connect(&url).await.expect("the test PostgreSQL server is reachable");
-    for t in ["actions", "seats", "games", "_sqlx_migrations"] {
+    for t in ["chat", "actions", "seats", "games", "_sqlx_migrations"] {
         sqlx::query(&format!("DROP TABLE IF EXISTS {t} CASCADE")).execute(&pool).await.unwrap();
     }
     pool.close().await;

@@ -1,0 +1,12 @@
+-- A game's chat: its seats' messages, kept beside its action log (never in it: the record and its replay do not
+-- know of them).
+CREATE TABLE chat (
+    game_id  TEXT NOT NULL REFERENCES games (id),
+    n        BIGINT  NOT NULL,              -- 1-based, in the order stored
+    seat     BIGINT  NOT NULL,              -- 0-based: P1 is 0
+    name     TEXT NOT NULL,                 -- the seat's name when it wrote
+    text     TEXT NOT NULL,
+    version  BIGINT  NOT NULL,              -- the game's number of actions when it was written
+    at       BIGINT  NOT NULL,              -- Unix seconds
+    PRIMARY KEY (game_id, n)
+);
