@@ -279,7 +279,10 @@ async fn create(State(s): State<Arc<AppState>>, client: Client, bytes: Bytes) ->
         if let Some(b) = &bot {
             s.limits.check_seat_bot(b).map_err(|e| ApiError::BadRequest(format!("seat {}: {e}", i + 1)))?;
         }
-        let name = seat_name(r.name.as_deref(), i, bot.as_ref())?;
+        let mut name = seat_name(r.name.as_deref(), i, bot.as_ref())?;
+        if r.name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+            name = crate::numbered(name, seats.iter().map(|s: &Seat| s.name.as_str()));
+        }
         let token = if bot.is_none() && !r.open {
             Some(token::new_token().map_err(|e| ApiError::Unavailable(format!("no randomness: {e}")))?)
         } else {

@@ -274,10 +274,16 @@ impl Server {
                 None => None,
             };
             let token = if bot.is_none() { Some(token::new_token().map_err(|e| e.to_string())?) } else { None };
-            let name = names.get(i).cloned().flatten().unwrap_or_else(|| match &bot {
-                Some(b) => format!("{b} bot"),
-                None => format!("Player {}", i + 1),
-            });
+            let name = match names.get(i).cloned().flatten() {
+                Some(n) => n,
+                None => numbered(
+                    match &bot {
+                        Some(b) => format!("{b} bot"),
+                        None => format!("Player {}", i + 1),
+                    },
+                    seats.iter().map(|s: &Seat| s.name.as_str()),
+                ),
+            };
             seats.push(Seat {
                 name,
                 bot,
@@ -705,4 +711,13 @@ fn room_of(g: StoredGame) -> Result<Room, String> {
     let mut room = Room::restore(g.id, g.created_at, setup, seats, &g.actions, g.confirmed.max(0) as usize)?;
     room.abandoned = g.status == "abandoned";
     Ok(room)
+}
+
+/// A default seat name made distinct from the names before it: "greedy bot", then "greedy bot 2", "greedy bot 3"
+/// (decision W-1: the server's own defaults, for clients that send no name).
+pub(crate) fn numbered<'a>(name: String, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+    if !taken.clone().any(|t| t == name) {
+        return name;
+    }
+    (2..).map(|k| format!("{name} {k}")).find(|n| !taken.clone().any(|t| t == n)).expect("a free number")
 }

@@ -333,6 +333,12 @@ async fn colours_rules_hints_and_past_positions() {
     let (_, v) = get(&app, &format!("/api/games/{id}"), None).await;
     let colours: Vec<&str> = v["seats"].as_array().unwrap().iter().map(|s| s["colour"].as_str().unwrap()).collect();
     assert_eq!(colours, ["green", "red", "blue"]);
+    // Seats left unnamed get distinct names: a second bot of one spec is numbered.
+    let (twins, _) =
+        create(&app, json!({ "seats": [{ "bot": "greedy" }, { "bot": "greedy" }, { "bot": "greedy" }] })).await;
+    let (_, v) = get(&app, &format!("/api/games/{twins}"), None).await;
+    let names: Vec<&str> = v["seats"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["greedy bot", "greedy bot 2", "greedy bot 3"]);
     for bad in [
         json!({ "seats": [{ "colour": "green" }, { "colour": "green" }] }),
         json!({ "seats": [{ "colour": "pink" }, {}] }),
