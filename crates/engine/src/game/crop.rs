@@ -110,50 +110,61 @@ impl Game {
         }
     }
 
-    fn crop_answers_for(&self, p: Player, action: CropAction, out: &mut Vec<Action>) {
+    /// Each answer player `p` may give under `action`, in no order and perhaps more than once, to `emit`.
+    fn each_crop_answer(&self, p: Player, action: CropAction, emit: &mut impl FnMut(Action)) {
         let role = self.crop_role();
-        let mut v: Vec<Action> = Vec::new();
-        let mine = self.meeples.iter().filter(|m| m.player == p && self.board.kind(m.segment) == role);
+        let mine = || self.meeples.iter().filter(move |m| m.player == p && self.board.kind(m.segment) == role);
         match action {
-            CropAction::B => v.extend(mine.map(|m| Action::CropRemove(m.reference()))),
+            CropAction::B => mine().for_each(|m| emit(Action::CropRemove(m.reference()))),
             CropAction::A => {
                 let supply = self.supply[p.index()];
-                let kinds: Vec<MeepleKind> =
-                    MeepleKind::ALL.into_iter().filter(|k| supply[k.index()] > 0 && k.may_stand_on(role)).collect();
-                if kinds.is_empty() {
-                    return;
-                }
-                let mut segments: Vec<SegmentId> = Vec::new();
+                let may = |k: &MeepleKind| supply[k.index()] > 0 && k.may_stand_on(role);
+                let mut add = |segment: SegmentId| {
+                    if !self.on_dragon(segment) {
+                        for &meeple in MeepleKind::ALL.iter().filter(|k| may(k)) {
+                            emit(Action::CropAdd { meeple, segment });
+                        }
+                    }
+                };
                 let scope = if self.crop_on_triangle() {
                     CropAddScope::SameTileSameSegment
                 } else {
                     self.config.rules.crop_add_scope
                 };
                 match scope {
-                    CropAddScope::SameTileSameSegment => segments.extend(mine.map(|m| m.segment)),
+                    CropAddScope::SameTileSameSegment => mine().for_each(|m| add(m.segment)),
                     CropAddScope::AnyTileOfFeature => {
-                        let mut roots: Vec<SegmentId> = mine.map(|m| self.board.root(m.segment)).collect();
-                        roots.sort_unstable();
-                        roots.dedup();
-                        for r in roots {
-                            segments.extend(self.board.members(r));
+                        // Each feature once: the first of `p`'s meeples on it names it.
+                        for (i, m) in mine().enumerate() {
+                            let r = self.board.root(m.segment);
+                            if mine().take(i).all(|o| self.board.root(o.segment) != r) {
+                                self.board.members(r).for_each(&mut add);
+                            }
                         }
-                    }
-                }
-                for seg in segments {
-                    if !self.on_dragon(seg) {
-                        v.extend(kinds.iter().map(|&meeple| Action::CropAdd { meeple, segment: seg }));
                     }
                 }
             }
         }
-        v.sort_unstable_by_key(|a| match *a {
+    }
+
+    /// Appends player `p`'s answers under `action` to `out`, sorted and without repeats, allocating nothing.
+    fn crop_answers_for(&self, p: Player, action: CropAction, out: &mut Vec<Action>) {
+        let start = out.len();
+        self.each_crop_answer(p, action, &mut |a| out.push(a));
+        out[start..].sort_unstable_by_key(|a| match *a {
             Action::CropRemove(r) => (r.segment, r.kind, r.fairy),
             Action::CropAdd { meeple, segment } => (segment, meeple, false),
             _ => unreachable!("only crop answers here"),
         });
-        v.dedup();
-        out.extend(v);
+        // Repeats removed in place, in the appended part only.
+        let mut kept = start;
+        for i in start..out.len() {
+            if kept == start || out[i] != out[kept - 1] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     /// The pending crop answer's options, with `pass` where A is optional (VAR-14).
@@ -229,8 +240,15 @@ impl Game {
     /// Whether the pending answer has any option (CROP-09: a player without one does nothing and is not asked).
     pub(super) fn crop_answer_possible(&self) -> bool {
         let Step::CropAnswer(k) = self.step() else { return false };
-        let mut v = Vec::new();
-        self.crop_answers(self.crop_answerer(k), self.crop.action, &mut v);
-        !v.is_empty()
+        let p = self.crop_answerer(k);
+        let mut any = false;
+        let actions: &[CropAction] = match self.crop.action {
+            Some(a) => &[a][..],
+            None => &[CropAction::A, CropAction::B],
+        };
+        for &a in actions {
+            self.each_crop_answer(p, a, &mut |_| any = true);
+        }
+        any
     }
 }

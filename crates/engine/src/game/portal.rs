@@ -38,8 +38,8 @@ impl Game {
     pub(super) fn portal_actions(&self, out: &mut Vec<Action>) {
         let Some(reach) = self.portal_reach() else { return };
         let supply = self.supply[self.active.index()];
-        let kinds: Vec<MeepleKind> = MeepleKind::ALL.into_iter().filter(|m| supply[m.index()] > 0).collect();
-        if kinds.is_empty() {
+        let kinds = || MeepleKind::ALL.into_iter().filter(|m| supply[m.index()] > 0);
+        if kinds().next().is_none() {
             return;
         }
         for s in 0..reach {
@@ -48,7 +48,7 @@ impl Game {
                 continue;
             }
             let kind = self.board.kind(seg);
-            for &m in &kinds {
+            for m in kinds() {
                 if m.may_stand_on(kind) {
                     out.push(Action::Portal { meeple: m, segment: seg });
                 }
