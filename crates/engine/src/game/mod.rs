@@ -62,12 +62,8 @@ pub struct Game {
     barns_left: [u8; MAX_PLAYERS],
     abbeys_left: [u8; MAX_PLAYERS],
     barns: Vec<PlacedBarn>,
-    /// The dragon's space, once it is in play (DRAGON-03).
-    dragon: Option<Space>,
-    /// The spaces visited by the dragon's movement in progress, its start first (DRAGON-07).
-    dragon_path: Vec<Space>,
-    /// Dragon tiles drawn before the dragon was in play (DRAGON-02).
-    set_aside: Vec<TileKind>,
+    /// The dragon's space, its movement in progress and the tiles set aside (dragon.rs).
+    dragon: dragon::DragonState,
     /// The fairy's space, once it is on the board (FAIRY-03); the meeple it is attached to carries the flag.
     fairy: Option<Space>,
     /// This turn's crop circle: the action and role named (crop.rs).
@@ -111,9 +107,7 @@ impl Clone for Game {
             barns_left: self.barns_left,
             abbeys_left: self.abbeys_left,
             barns: self.barns.clone(),
-            dragon: self.dragon,
-            dragon_path: self.dragon_path.clone(),
-            set_aside: self.set_aside.clone(),
+            dragon: self.dragon.clone(),
             fairy: self.fairy,
             crop: self.crop,
             hands: self.hands.clone(),
@@ -148,8 +142,6 @@ impl Clone for Game {
             abbeys_left,
             barns,
             dragon,
-            dragon_path,
-            set_aside,
             fairy,
             crop,
             hands,
@@ -178,9 +170,7 @@ impl Clone for Game {
         *barns_left = o.barns_left;
         *abbeys_left = o.abbeys_left;
         barns.clone_from(&o.barns);
-        *dragon = o.dragon;
-        dragon_path.clone_from(&o.dragon_path);
-        set_aside.clone_from(&o.set_aside);
+        dragon.clone_from(&o.dragon);
         *fairy = o.fairy;
         *crop = o.crop;
         for (h, o) in hands.iter_mut().zip(&o.hands) {
@@ -217,8 +207,6 @@ impl PartialEq for Game {
             abbeys_left,
             barns,
             dragon,
-            dragon_path,
-            set_aside,
             fairy,
             crop,
             hands,
@@ -246,8 +234,6 @@ impl PartialEq for Game {
             && *abbeys_left == o.abbeys_left
             && *barns == o.barns
             && *dragon == o.dragon
-            && *dragon_path == o.dragon_path
-            && *set_aside == o.set_aside
             && *fairy == o.fairy
             && *crop == o.crop
             && *hands == o.hands
@@ -295,9 +281,7 @@ impl Game {
             barns_left: [0; MAX_PLAYERS],
             abbeys_left: [0; MAX_PLAYERS],
             barns: Vec::new(),
-            dragon: None,
-            dragon_path: Vec::new(),
-            set_aside: Vec::new(),
+            dragon: dragon::DragonState::default(),
             fairy: None,
             crop: crop::CropState::default(),
             hands: Default::default(),
@@ -349,9 +333,7 @@ impl Game {
         self.abbeys_left = [0; MAX_PLAYERS];
         self.abbeys_left[..n].fill(config.abbey.is_some() as u8);
         self.barns.clear();
-        self.dragon = None;
-        self.dragon_path.clear();
-        self.set_aside.clear();
+        self.dragon.clear();
         self.fairy = None;
         self.crop = crop::CropState::default();
         self.deal_triangles(seed);
@@ -442,12 +424,12 @@ impl Game {
 
     /// The dragon's space, once a volcano has brought it into play (DRAGON-03).
     pub fn dragon(&self) -> Option<Space> {
-        self.dragon
+        self.dragon.space
     }
 
     /// The spaces the dragon has visited in the movement in progress, its start first (empty between movements).
     pub fn dragon_path(&self) -> &[Space] {
-        &self.dragon_path
+        &self.dragon.path
     }
 
     /// The fairy's space, once it is on the board (FAIRY-03). The meeple it is attached to, if any, has
@@ -473,7 +455,7 @@ impl Game {
 
     /// Dragon tiles set aside because they were drawn before the dragon was in play (DRAGON-02).
     pub fn set_aside(&self) -> &[TileKind] {
-        &self.set_aside
+        &self.dragon.set_aside
     }
 
     /// The meeples on the board, in the order they were deployed.
@@ -625,7 +607,7 @@ impl Game {
     fn phase2_actions(&self, out: &mut Vec<Action>) {
         let Some(t) = self.placed else { return };
         let pt = self.board.tile(t as usize);
-        if Some(pt.space) != self.dragon {
+        if Some(pt.space) != self.dragon.space {
             self.deploy_actions(pt, out);
         }
         self.portal_actions(out);
@@ -743,7 +725,7 @@ impl Game {
                 if self.supply[self.active.index()][meeple.index()] == 0 {
                     return Err(IllegalReason::EmptySupply(meeple.name()));
                 }
-                if Some(pt.space) == self.dragon {
+                if Some(pt.space) == self.dragon.space {
                     return Err(IllegalReason::DragonSpace);
                 }
                 let id = SegmentId(pt.first_segment + segment as u16);
@@ -901,7 +883,7 @@ impl Game {
         if m.halflings && def.has_symbol(Symbol::Hill) {
             self.hill_placed();
         }
-        let dragon_moves = m.dragon && self.dragon.is_some() && def.has_symbol(Symbol::Dragon);
+        let dragon_moves = m.dragon && self.dragon.space.is_some() && def.has_symbol(Symbol::Dragon);
         let after = cfg.rules.dragon_move_timing == crate::rules::DragonMoveTiming::AfterScoring;
         self.steps.push(Step::EndTurn);
         if self.crop_circle().is_some() {
@@ -964,7 +946,7 @@ impl Game {
 
     /// Whether a segment lies on the dragon's space (DRAGON-05).
     fn on_dragon(&self, seg: SegmentId) -> bool {
-        self.dragon.is_some_and(|d| self.space_of(seg) == d)
+        self.dragon.space.is_some_and(|d| self.space_of(seg) == d)
     }
 
     /// A number in `0..n` from the game's own generator (for in-game shuffles, so replays stay exact).
@@ -1029,14 +1011,14 @@ impl Game {
                 }
                 Step::Dragon(_) => {
                     // DRAGON-07: a dead end ends the movement early.
-                    if self.dragon_path.is_empty() {
-                        self.dragon_path.push(self.dragon.expect("the dragon moves only once in play"));
+                    if self.dragon.path.is_empty() {
+                        self.dragon.path.push(self.dragon.space.expect("the dragon moves only once in play"));
                     }
                     if self.dragon_can_step() {
                         return;
                     }
                     self.steps.pop();
-                    self.dragon_path.clear();
+                    self.dragon.path.clear();
                 }
                 Step::CropAnswer(_) => {
                     if self.crop_answer_possible() {
@@ -1157,7 +1139,7 @@ impl Game {
         // Under VAR-12 `false` the dragon may stop on the fairy's space without eating, and the meeples there may
         // stay after the fairy has left; otherwise nothing ever stands on the dragon's space (DRAGON-05).
         let shares = self.config.rules.fairy_blocks_dragon == crate::rules::FairyBlocksDragon::No;
-        if let Some(d) = self.dragon
+        if let Some(d) = self.dragon.space
             && !shares
             && self.meeples.iter().any(|m| self.space_of(m.segment) == d)
         {
@@ -1182,7 +1164,7 @@ impl Game {
             + self.events.capacity() * std::mem::size_of::<Event>()
             + self.barns.capacity() * std::mem::size_of::<PlacedBarn>()
             + self.wagons.capacity() * std::mem::size_of::<PendingWagon>()
-            + self.dragon_path.capacity() * std::mem::size_of::<Space>()
-            + self.set_aside.capacity() * std::mem::size_of::<TileKind>()
+            + self.dragon.path.capacity() * std::mem::size_of::<Space>()
+            + self.dragon.set_aside.capacity() * std::mem::size_of::<TileKind>()
     }
 }
