@@ -112,7 +112,7 @@ impl Game {
         if self.dragon.path.contains(&to) {
             return Some("the dragon has already been there in this movement");
         }
-        if self.fairy == Some(to) && self.config.rules.fairy_blocks_dragon == FairyBlocksDragon::Yes {
+        if self.fairy.space == Some(to) && self.config.rules.fairy_blocks_dragon == FairyBlocksDragon::Yes {
             return Some("the fairy protects that space");
         }
         None
@@ -155,7 +155,7 @@ impl Game {
     /// DRAGON-08: every meeple on the tiles of `space` goes home; barns and the fairy stay. Under VAR-12 `false`
     /// the dragon eats nothing on the fairy's space.
     fn eat(&mut self, space: Space) {
-        if self.fairy == Some(space) {
+        if self.fairy.space == Some(space) {
             return;
         }
         let mut i = 0;

@@ -64,8 +64,8 @@ pub struct Game {
     barns: Vec<PlacedBarn>,
     /// The dragon's space, its movement in progress and the tiles set aside (dragon.rs).
     dragon: dragon::DragonState,
-    /// The fairy's space, once it is on the board (FAIRY-03); the meeple it is attached to carries the flag.
-    fairy: Option<Space>,
+    /// The fairy's space (fairy.rs).
+    fairy: fairy::FairyState,
     /// This turn's crop circle: the action and role named (crop.rs).
     crop: crop::CropState,
     /// Each player's triangles (HALF-03): private to their owner.
@@ -282,7 +282,7 @@ impl Game {
             abbeys_left: [0; MAX_PLAYERS],
             barns: Vec::new(),
             dragon: dragon::DragonState::default(),
-            fairy: None,
+            fairy: fairy::FairyState::default(),
             crop: crop::CropState::default(),
             hands: Default::default(),
             draft: Vec::new(),
@@ -334,7 +334,7 @@ impl Game {
         self.abbeys_left[..n].fill(config.abbey.is_some() as u8);
         self.barns.clear();
         self.dragon.clear();
-        self.fairy = None;
+        self.fairy = fairy::FairyState::default();
         self.crop = crop::CropState::default();
         self.deal_triangles(seed);
         self.rng = seed ^ 0x9e37_79b9_7f4a_7c15;
@@ -435,7 +435,7 @@ impl Game {
     /// The fairy's space, once it is on the board (FAIRY-03). The meeple it is attached to, if any, has
     /// [`PlacedMeeple::fairy`] set.
     pub fn fairy(&self) -> Option<Space> {
-        self.fairy
+        self.fairy.space
     }
 
     /// A player's triangles (HALF-03). Private: a view for another player shows only how many.
@@ -1132,7 +1132,7 @@ impl Game {
             return Err("the fairy is attached to more than one meeple".into());
         }
         if let Some(m) = with_fairy.first()
-            && Some(self.space_of(m.segment)) != self.fairy
+            && Some(self.space_of(m.segment)) != self.fairy.space
         {
             return Err("the fairy's meeple is not on the fairy's space".into());
         }
