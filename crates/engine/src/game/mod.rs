@@ -68,12 +68,8 @@ pub struct Game {
     fairy: fairy::FairyState,
     /// This turn's crop circle: the action and role named (crop.rs).
     crop: crop::CropState,
-    /// Each player's triangles (HALF-03): private to their owner.
-    hands: [Vec<TileKind>; MAX_PLAYERS],
-    /// Triangles face up in the draft (VAR-20).
-    draft: Vec<TileKind>,
-    /// Tiles out of play: undealt triangles, tiles under a hill (HALF-18).
-    out_of_play: Vec<TileKind>,
+    /// The players' triangles, the draft and the tiles out of play (halflings.rs).
+    halflings: halflings::HalflingsState,
     /// State of the generator for in-game shuffles (the reshuffle at the first volcano, VAR-09 put-backs).
     rng: u64,
     /// Wagons returned by this turn's scoring, in decision order.
@@ -110,9 +106,7 @@ impl Clone for Game {
             dragon: self.dragon.clone(),
             fairy: self.fairy,
             crop: self.crop,
-            hands: self.hands.clone(),
-            draft: self.draft.clone(),
-            out_of_play: self.out_of_play.clone(),
+            halflings: self.halflings.clone(),
             rng: self.rng,
             wagons: self.wagons.clone(),
             barn_this_turn: self.barn_this_turn,
@@ -144,9 +138,7 @@ impl Clone for Game {
             dragon,
             fairy,
             crop,
-            hands,
-            draft,
-            out_of_play,
+            halflings,
             rng,
             wagons,
             barn_this_turn,
@@ -173,11 +165,7 @@ impl Clone for Game {
         dragon.clone_from(&o.dragon);
         *fairy = o.fairy;
         *crop = o.crop;
-        for (h, o) in hands.iter_mut().zip(&o.hands) {
-            h.clone_from(o);
-        }
-        draft.clone_from(&o.draft);
-        out_of_play.clone_from(&o.out_of_play);
+        halflings.clone_from(&o.halflings);
         *rng = o.rng;
         wagons.clone_from(&o.wagons);
         *barn_this_turn = o.barn_this_turn;
@@ -209,9 +197,7 @@ impl PartialEq for Game {
             dragon,
             fairy,
             crop,
-            hands,
-            draft,
-            out_of_play,
+            halflings,
             rng,
             wagons,
             barn_this_turn,
@@ -236,9 +222,7 @@ impl PartialEq for Game {
             && *dragon == o.dragon
             && *fairy == o.fairy
             && *crop == o.crop
-            && *hands == o.hands
-            && *draft == o.draft
-            && *out_of_play == o.out_of_play
+            && *halflings == o.halflings
             && *rng == o.rng
             && *wagons == o.wagons
             && *barn_this_turn == o.barn_this_turn
@@ -284,9 +268,7 @@ impl Game {
             dragon: dragon::DragonState::default(),
             fairy: fairy::FairyState::default(),
             crop: crop::CropState::default(),
-            hands: Default::default(),
-            draft: Vec::new(),
-            out_of_play: Vec::new(),
+            halflings: halflings::HalflingsState::default(),
             rng: 0,
             wagons: Vec::new(),
             barn_this_turn: None,
@@ -440,17 +422,17 @@ impl Game {
 
     /// A player's triangles (HALF-03). Private: a view for another player shows only how many.
     pub fn hand(&self, p: Player) -> &[TileKind] {
-        &self.hands[p.index()]
+        &self.halflings.hands[p.index()]
     }
 
     /// Triangles face up in the draft (VAR-20), while it lasts.
     pub fn draft_pool(&self) -> &[TileKind] {
-        &self.draft
+        &self.halflings.draft
     }
 
     /// Tiles out of play: undealt triangles and tiles under a hill (HALF-18).
     pub fn out_of_play(&self) -> &[TileKind] {
-        &self.out_of_play
+        &self.halflings.out_of_play
     }
 
     /// Dragon tiles set aside because they were drawn before the dragon was in play (DRAGON-02).
