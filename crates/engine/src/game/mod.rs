@@ -59,9 +59,9 @@ pub struct Game {
     scores: [i32; MAX_PLAYERS],
     /// Followers in each player's supply, by [`MeepleKind`].
     supply: [[u8; MeepleKind::COUNT]; MAX_PLAYERS],
-    barns_left: [u8; MAX_PLAYERS],
+    /// The barns on the board, those in supply and this turn's (barn.rs).
+    barn: barn::BarnState,
     abbeys_left: [u8; MAX_PLAYERS],
-    barns: Vec<PlacedBarn>,
     /// The dragon's space, its movement in progress and the tiles set aside (dragon.rs).
     dragon: dragon::DragonState,
     /// The fairy's space (fairy.rs).
@@ -74,8 +74,6 @@ pub struct Game {
     rng: u64,
     /// Wagons returned by this turn's scoring, in decision order.
     wagons: Vec<PendingWagon>,
-    /// The field root of the barn placed this turn (BARN-04 rather than BARN-05).
-    barn_this_turn: Option<SegmentId>,
     /// The end game's count of passes, final round and last placer (endgame.rs).
     end: endgame::EndState,
     /// Remaining draw stack; the next tile is the last element.
@@ -100,16 +98,14 @@ impl Clone for Game {
             board: self.board.clone(),
             scores: self.scores,
             supply: self.supply,
-            barns_left: self.barns_left,
+            barn: self.barn.clone(),
             abbeys_left: self.abbeys_left,
-            barns: self.barns.clone(),
             dragon: self.dragon.clone(),
             fairy: self.fairy,
             crop: self.crop,
             halflings: self.halflings.clone(),
             rng: self.rng,
             wagons: self.wagons.clone(),
-            barn_this_turn: self.barn_this_turn,
             end: self.end,
             stack: self.stack.clone(),
             meeples: self.meeples.clone(),
@@ -132,16 +128,14 @@ impl Clone for Game {
             board,
             scores,
             supply,
-            barns_left,
+            barn,
             abbeys_left,
-            barns,
             dragon,
             fairy,
             crop,
             halflings,
             rng,
             wagons,
-            barn_this_turn,
             end,
             stack,
             meeples,
@@ -159,16 +153,14 @@ impl Clone for Game {
         board.clone_from(&o.board);
         *scores = o.scores;
         *supply = o.supply;
-        *barns_left = o.barns_left;
+        barn.clone_from(&o.barn);
         *abbeys_left = o.abbeys_left;
-        barns.clone_from(&o.barns);
         dragon.clone_from(&o.dragon);
         *fairy = o.fairy;
         *crop = o.crop;
         halflings.clone_from(&o.halflings);
         *rng = o.rng;
         wagons.clone_from(&o.wagons);
-        *barn_this_turn = o.barn_this_turn;
         *end = o.end;
         stack.clone_from(&o.stack);
         meeples.clone_from(&o.meeples);
@@ -191,16 +183,14 @@ impl PartialEq for Game {
             board,
             scores,
             supply,
-            barns_left,
+            barn,
             abbeys_left,
-            barns,
             dragon,
             fairy,
             crop,
             halflings,
             rng,
             wagons,
-            barn_this_turn,
             end,
             stack,
             meeples,
@@ -216,16 +206,14 @@ impl PartialEq for Game {
             && *board == o.board
             && *scores == o.scores
             && *supply == o.supply
-            && *barns_left == o.barns_left
+            && *barn == o.barn
             && *abbeys_left == o.abbeys_left
-            && *barns == o.barns
             && *dragon == o.dragon
             && *fairy == o.fairy
             && *crop == o.crop
             && *halflings == o.halflings
             && *rng == o.rng
             && *wagons == o.wagons
-            && *barn_this_turn == o.barn_this_turn
             && *end == o.end
             && *stack == o.stack
             && *meeples == o.meeples
@@ -262,16 +250,14 @@ impl Game {
             board: Board::new(),
             scores: [0; MAX_PLAYERS],
             supply: [[0; MeepleKind::COUNT]; MAX_PLAYERS],
-            barns_left: [0; MAX_PLAYERS],
+            barn: barn::BarnState::default(),
             abbeys_left: [0; MAX_PLAYERS],
-            barns: Vec::new(),
             dragon: dragon::DragonState::default(),
             fairy: fairy::FairyState::default(),
             crop: crop::CropState::default(),
             halflings: halflings::HalflingsState::default(),
             rng: 0,
             wagons: Vec::new(),
-            barn_this_turn: None,
             end: endgame::EndState::default(),
             stack: Vec::new(),
             meeples: Vec::with_capacity(16),
@@ -310,18 +296,18 @@ impl Game {
         self.scores = [0; MAX_PLAYERS];
         self.supply = [[0; MeepleKind::COUNT]; MAX_PLAYERS];
         self.supply[..n].fill([MEEPLES_PER_PLAYER, m.mayor as u8, m.wagon as u8]);
-        self.barns_left = [0; MAX_PLAYERS];
-        self.barns_left[..n].fill(m.barn as u8);
+        self.barn.left = [0; MAX_PLAYERS];
+        self.barn.left[..n].fill(m.barn as u8);
         self.abbeys_left = [0; MAX_PLAYERS];
         self.abbeys_left[..n].fill(config.abbey.is_some() as u8);
-        self.barns.clear();
+        self.barn.placed.clear();
         self.dragon.clear();
         self.fairy = fairy::FairyState::default();
         self.crop = crop::CropState::default();
         self.deal_triangles(seed);
         self.rng = seed ^ 0x9e37_79b9_7f4a_7c15;
         self.wagons.clear();
-        self.barn_this_turn = None;
+        self.barn.this_turn = None;
         self.end = endgame::EndState::default();
         config.shuffle_into(seed, &mut self.stack);
         self.meeples.clear();
@@ -391,7 +377,7 @@ impl Game {
 
     /// Whether a player still has their barn.
     pub fn barns_left(&self, p: Player) -> u8 {
-        self.barns_left[p.index()]
+        self.barn.left[p.index()]
     }
 
     /// Whether a player still holds their abbey.
@@ -401,7 +387,7 @@ impl Game {
 
     /// The barns on the board.
     pub fn barns(&self) -> &[PlacedBarn] {
-        &self.barns
+        &self.barn.placed
     }
 
     /// The dragon's space, once a volcano has brought it into play (DRAGON-03).
@@ -1044,7 +1030,7 @@ impl Game {
     fn end_turn(&mut self) {
         let placed = self.placed.take().is_some();
         self.completed.clear();
-        self.barn_this_turn = None;
+        self.barn.this_turn = None;
         if !self.stack.is_empty() {
             self.active = self.next_player(self.active);
             self.turn += 1;
@@ -1098,13 +1084,13 @@ impl Game {
                     return Err(format!("P{}: {have} {} in supply and {on} on the board", p + 1, k.name()));
                 }
             }
-            let barns = self.barns.iter().filter(|b| b.player.index() == p).count();
-            if barns + self.barns_left[p] as usize != m.barn as usize {
+            let barns = self.barn.placed.iter().filter(|b| b.player.index() == p).count();
+            if barns + self.barn.left[p] as usize != m.barn as usize {
                 return Err(format!("P{}: barns do not add up", p + 1));
             }
         }
         for r in self.board.roots() {
-            let here = self.barns.iter().filter(|b| self.board.root(b.segment) == r).count();
+            let here = self.barn.placed.iter().filter(|b| self.board.root(b.segment) == r).count();
             if here != self.board.barns_on(r) as usize {
                 return Err(format!("field {} counts {} barns but has {here}", r.0, self.board.barns_on(r)));
             }
@@ -1144,7 +1130,7 @@ impl Game {
             + self.steps.capacity() * std::mem::size_of::<Step>()
             + self.completed.capacity() * std::mem::size_of::<SegmentId>()
             + self.events.capacity() * std::mem::size_of::<Event>()
-            + self.barns.capacity() * std::mem::size_of::<PlacedBarn>()
+            + self.barn.placed.capacity() * std::mem::size_of::<PlacedBarn>()
             + self.wagons.capacity() * std::mem::size_of::<PendingWagon>()
             + self.dragon.path.capacity() * std::mem::size_of::<Space>()
             + self.dragon.set_aside.capacity() * std::mem::size_of::<TileKind>()
