@@ -8,6 +8,31 @@ use crate::board::{Board, SegmentId};
 use crate::catalogue::SegmentKind;
 use crate::geom::Corner;
 
+/// The barns' part of a game's state (BARN-01..05).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct BarnState {
+    /// The barns on the board, in the order they were placed.
+    pub(super) placed: Vec<PlacedBarn>,
+    /// Barns in each player's supply.
+    pub(super) left: [u8; MAX_PLAYERS],
+    /// The field root of the barn placed this turn (BARN-04 rather than BARN-05).
+    pub(super) this_turn: Option<SegmentId>,
+}
+
+impl Clone for BarnState {
+    fn clone(&self) -> BarnState {
+        BarnState { placed: self.placed.clone(), left: self.left, this_turn: self.this_turn }
+    }
+
+    /// Into the memory already held, as [`Game`]'s `clone_from` (every field named).
+    fn clone_from(&mut self, o: &BarnState) {
+        let BarnState { placed, left, this_turn } = self;
+        placed.clone_from(&o.placed);
+        *left = o.left;
+        *this_turn = o.this_turn;
+    }
+}
+
 impl Game {
     /// The field segment at corner `c` of tile `t` if a barn may stand there (BARN-02, VAR-05; with triangles
     /// HALF-15, VAR-21, AMB-16): the four spaces at the point are filled, every tile reaching the point shows field
@@ -53,7 +78,7 @@ impl Game {
 
     /// Phase 2: the barn at each corner of the placed tile where it may stand.
     pub(super) fn barn_actions(&self, out: &mut Vec<Action>) {
-        if !self.config.rules.modules.barn || self.barns_left[self.active.index()] == 0 {
+        if !self.config.rules.modules.barn || self.barn.left[self.active.index()] == 0 {
             return;
         }
         let Some(t) = self.placed else { return };
@@ -68,7 +93,7 @@ impl Game {
         if !self.config.rules.modules.barn {
             return Err(IllegalReason::ModuleOff("barn"));
         }
-        if self.barns_left[self.active.index()] == 0 {
+        if self.barn.left[self.active.index()] == 0 {
             return Err(IllegalReason::EmptySupply("barn"));
         }
         let t = self.placed.expect("phase 2 follows a placement") as usize;
@@ -79,16 +104,16 @@ impl Game {
         let t = self.placed.expect("phase 2 follows a placement") as usize;
         let segment = self.barn_spot(t, corner).expect("checked");
         let player = self.active;
-        self.barns_left[player.index()] -= 1;
+        self.barn.left[player.index()] -= 1;
         self.board.add_barn(segment);
-        self.barns.push(PlacedBarn { player, segment, space: self.board.tile(t).space, corner });
-        self.barn_this_turn = Some(self.board.root(segment));
+        self.barn.placed.push(PlacedBarn { player, segment, space: self.board.tile(t).space, corner });
+        self.barn.this_turn = Some(self.board.root(segment));
     }
 
     /// Phase 3: fields of this turn's tile that now hold both a barn and farmers are scored and the farmers return:
     /// 3 per completed city if the barn came this turn (BARN-04), else 1 (BARN-05).
     pub(super) fn score_barn_fields(&mut self) {
-        if self.barns.is_empty() {
+        if self.barn.placed.is_empty() {
             return;
         }
         let Some(t) = self.placed else { return };
@@ -108,7 +133,7 @@ impl Game {
             if self.board.barns_on(r) == 0 || self.board.meeples_on(r) == 0 {
                 continue;
             }
-            let fresh = self.barn_this_turn.is_some_and(|b| self.board.root(b) == r);
+            let fresh = self.barn.this_turn.is_some_and(|b| self.board.root(b) == r);
             let (per, reason) = if fresh { (3, ScoreReason::BarnPlaced) } else { (1, ScoreReason::BarnConnected) };
             self.board.completed_cities_of_field(&self.config.catalogue, r, &mut cities);
             let points = per * cities.len() as u32;
@@ -124,13 +149,13 @@ impl Game {
     /// Final scoring of barns (BARN-07): in each field with barns, the players with the most barns score 4 per
     /// completed city.
     pub(super) fn final_barns(&mut self) {
-        let mut roots: Vec<SegmentId> = self.barns.iter().map(|b| self.board.root(b.segment)).collect();
+        let mut roots: Vec<SegmentId> = self.barn.placed.iter().map(|b| self.board.root(b.segment)).collect();
         roots.sort_unstable();
         roots.dedup();
         let mut cities = Vec::new();
         for r in roots {
             let mut count = [0u32; MAX_PLAYERS];
-            for b in &self.barns {
+            for b in &self.barn.placed {
                 if self.board.root(b.segment) == r {
                     count[b.player.index()] += 1;
                 }

@@ -11,12 +11,47 @@ use crate::rules::{EarlyDragonTile, FairyBlocksDragon};
 /// The longest movement (DRAGON-07).
 const MAX_STEPS: u8 = 6;
 
+/// The dragon's part of a game's state (DRAGON-02, DRAGON-03, DRAGON-07).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct DragonState {
+    /// The dragon's space, once it is in play (DRAGON-03).
+    pub(super) space: Option<Space>,
+    /// The spaces visited by the dragon's movement in progress, its start first (DRAGON-07).
+    pub(super) path: Vec<Space>,
+    /// Dragon tiles drawn before the dragon was in play (DRAGON-02).
+    pub(super) set_aside: Vec<TileKind>,
+}
+
+impl DragonState {
+    /// Back to the start of a game, keeping the memory held.
+    pub(super) fn clear(&mut self) {
+        let DragonState { space, path, set_aside } = self;
+        *space = None;
+        path.clear();
+        set_aside.clear();
+    }
+}
+
+impl Clone for DragonState {
+    fn clone(&self) -> DragonState {
+        DragonState { space: self.space, path: self.path.clone(), set_aside: self.set_aside.clone() }
+    }
+
+    /// Into the memory already held, as [`Game`]'s `clone_from` (every field named).
+    fn clone_from(&mut self, o: &DragonState) {
+        let DragonState { space, path, set_aside } = self;
+        *space = o.space;
+        path.clone_from(&o.path);
+        set_aside.clone_from(&o.set_aside);
+    }
+}
+
 impl Game {
     /// DRAGON-02 and VAR-09: a drawn tile showing the dragon while the dragon is not in play is set aside (or put
     /// back into the stack) and the same player draws again. Returns whether `k` was such a tile.
     pub(super) fn early_dragon_tile(&mut self, k: TileKind) -> bool {
         if !self.config.rules.modules.dragon
-            || self.dragon.is_some()
+            || self.dragon.space.is_some()
             || !self.catalogue().def(k).has_symbol(Symbol::Dragon)
         {
             return false;
@@ -32,7 +67,7 @@ impl Game {
             self.stack.insert(at, k);
             self.events.push(Event::PutBack { player, tile: k });
         } else {
-            self.set_aside.push(k);
+            self.dragon.set_aside.push(k);
             self.events.push(Event::SetAside { player, tile: k });
             if self.stack.is_empty() {
                 // AMB-03: the set-aside tiles are never played; the turn (and so the game) ends.
@@ -45,12 +80,12 @@ impl Game {
     /// DRAGON-03: a volcano was placed on `space`. The dragon flies there, eating nothing; the first volcano shuffles
     /// the set-aside dragon tiles back into the stack.
     pub(super) fn volcano_placed(&mut self, space: Space) {
-        let first = self.dragon.is_none();
-        self.dragon = Some(space);
+        let first = self.dragon.space.is_none();
+        self.dragon.space = Some(space);
         let mut reshuffled = 0;
-        if first && !self.set_aside.is_empty() {
-            reshuffled = self.set_aside.len() as u8;
-            let tiles = std::mem::take(&mut self.set_aside);
+        if first && !self.dragon.set_aside.is_empty() {
+            reshuffled = self.dragon.set_aside.len() as u8;
+            let tiles = std::mem::take(&mut self.dragon.set_aside);
             self.stack.extend_from_slice(&tiles);
             // Fisher–Yates with the game's own generator.
             for i in (1..self.stack.len()).rev() {
@@ -69,15 +104,15 @@ impl Game {
 
     /// Why the dragon may not step towards `side` now, if it may not (DRAGON-07, FAIRY-05, VAR-12).
     fn dragon_step_error(&self, side: Side) -> Option<&'static str> {
-        let from = *self.dragon_path.last().expect("a movement in progress has a start");
+        let from = *self.dragon.path.last().expect("a movement in progress has a start");
         let to = from.step(side);
         if !self.board.is_filled(to) {
             return Some("that space is empty");
         }
-        if self.dragon_path.contains(&to) {
+        if self.dragon.path.contains(&to) {
             return Some("the dragon has already been there in this movement");
         }
-        if self.fairy == Some(to) && self.config.rules.fairy_blocks_dragon == FairyBlocksDragon::Yes {
+        if self.fairy.space == Some(to) && self.config.rules.fairy_blocks_dragon == FairyBlocksDragon::Yes {
             return Some("the fairy protects that space");
         }
         None
@@ -104,23 +139,23 @@ impl Game {
     pub(super) fn move_dragon(&mut self, side: Side) {
         let Step::Dragon(k) = self.step() else { unreachable!("checked: a dragon step is pending") };
         let player = self.dragon_step_owner(k);
-        let to = self.dragon_path.last().expect("movement in progress").step(side);
-        self.dragon = Some(to);
-        self.dragon_path.push(to);
+        let to = self.dragon.path.last().expect("movement in progress").step(side);
+        self.dragon.space = Some(to);
+        self.dragon.path.push(to);
         self.events.push(Event::DragonMoved { player, to });
         self.eat(to);
         if k < MAX_STEPS {
             *self.steps.last_mut().expect("dragon step") = Step::Dragon(k + 1);
         } else {
             self.steps.pop();
-            self.dragon_path.clear();
+            self.dragon.path.clear();
         }
     }
 
     /// DRAGON-08: every meeple on the tiles of `space` goes home; barns and the fairy stay. Under VAR-12 `false`
     /// the dragon eats nothing on the fairy's space.
     fn eat(&mut self, space: Space) {
-        if self.fairy == Some(space) {
+        if self.fairy.space == Some(space) {
             return;
         }
         let mut i = 0;

@@ -8,6 +8,13 @@ use crate::board::SegmentId;
 use crate::geom::Space;
 use crate::rules::{FairyBonusMode, FairyPlacement};
 
+/// The fairy's part of a game's state (FAIRY-03).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct FairyState {
+    /// The fairy's space, once it is on the board (FAIRY-03); the meeple it is attached to carries the flag.
+    pub(super) space: Option<Space>,
+}
+
 impl Game {
     fn fairy_on(&self) -> bool {
         self.config.rules.modules.fairy
@@ -65,20 +72,20 @@ impl Game {
         }
         self.meeples[i].fairy = true;
         let space = self.space_of(r.segment);
-        self.fairy = Some(space);
+        self.fairy.space = Some(space);
         self.events.push(Event::FairyMoved { player: self.active, space });
     }
 
     /// VAR-08 `on_tile`: the fairy lies on the space, attached to nobody in particular.
     pub(super) fn move_fairy_to(&mut self, space: Space) {
-        self.fairy = Some(space);
+        self.fairy.space = Some(space);
         self.events.push(Event::FairyMoved { player: self.active, space });
     }
 
     /// The players the fairy favours among the meeples of the feature of `root` (or of every feature when `root` is
     /// `None`): the owner of its meeple, or under `on_tile` everyone with a meeple on its space.
     fn fairy_players(&self, root: Option<SegmentId>) -> Players {
-        let Some(space) = self.fairy else { return Players(0) };
+        let Some(space) = self.fairy.space else { return Players(0) };
         let on_tile = self.config.rules.fairy_placement == FairyPlacement::OnTile;
         let mut p = Players(0);
         for m in &self.meeples {

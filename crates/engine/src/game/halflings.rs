@@ -13,6 +13,34 @@ use crate::catalogue::{Shape, Symbol, TileKind};
 use crate::geom::{Corner, Space};
 use crate::rules::{HalflingsEndgame, HalflingsScoring, HalflingsSetup, HillTiebreak};
 
+/// The Halflings' part of a game's state: who holds which triangles, the draft, and what is out of play (HALF-03,
+/// HALF-18, VAR-20).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct HalflingsState {
+    /// Each player's triangles (HALF-03): private to their owner.
+    pub(super) hands: [Vec<TileKind>; MAX_PLAYERS],
+    /// Triangles face up in the draft (VAR-20).
+    pub(super) draft: Vec<TileKind>,
+    /// Tiles out of play: undealt triangles, tiles under a hill (HALF-18).
+    pub(super) out_of_play: Vec<TileKind>,
+}
+
+impl Clone for HalflingsState {
+    fn clone(&self) -> HalflingsState {
+        HalflingsState { hands: self.hands.clone(), draft: self.draft.clone(), out_of_play: self.out_of_play.clone() }
+    }
+
+    /// Into the memory already held, as [`Game`]'s `clone_from` (every field named).
+    fn clone_from(&mut self, o: &HalflingsState) {
+        let HalflingsState { hands, draft, out_of_play } = self;
+        for (h, o) in hands.iter_mut().zip(&o.hands) {
+            h.clone_from(o);
+        }
+        draft.clone_from(&o.draft);
+        out_of_play.clone_from(&o.out_of_play);
+    }
+}
+
 impl Game {
     fn halflings_on(&self) -> bool {
         self.config.rules.modules.halflings
@@ -22,11 +50,11 @@ impl Game {
     /// (the game's seed shuffles them), else the draft, which is a sequence of decisions. Undealt triangles are out
     /// of play.
     pub(super) fn deal_triangles(&mut self, seed: u64) {
-        for h in &mut self.hands {
+        for h in &mut self.halflings.hands {
             h.clear();
         }
-        self.out_of_play.clear();
-        self.draft.clear();
+        self.halflings.out_of_play.clear();
+        self.halflings.draft.clear();
         if !self.halflings_on() {
             return;
         }
@@ -34,7 +62,7 @@ impl Game {
         let n = self.players();
         if let Some(hands) = &cfg.hands {
             for (p, h) in hands.iter().enumerate() {
-                self.hands[p].extend_from_slice(h);
+                self.halflings.hands[p].extend_from_slice(h);
             }
             // Every copy not in a hand is out of play.
             let mut pool = cfg.triangles.clone();
@@ -45,7 +73,7 @@ impl Game {
                     }
                 }
             }
-            self.out_of_play = pool;
+            self.halflings.out_of_play = pool;
             return;
         }
         let per = cfg.rules.halflings_tiles_per_player.0 as usize;
@@ -56,16 +84,16 @@ impl Game {
                 for _ in 0..per {
                     for p in 0..n {
                         if let Some(k) = pool.pop() {
-                            self.hands[p].push(k);
+                            self.halflings.hands[p].push(k);
                         }
                     }
                 }
-                self.out_of_play = pool;
+                self.halflings.out_of_play = pool;
             }
             HalflingsSetup::Draft => {
                 // Face up, in catalogue order; the picks are decisions (Step::Draft).
                 pool.sort_unstable();
-                self.draft = pool;
+                self.halflings.draft = pool;
             }
         }
     }
@@ -78,7 +106,7 @@ impl Game {
 
     /// Whether the game starts with a draft.
     pub(super) fn starts_with_draft(&self) -> bool {
-        self.halflings_on() && self.config.hands.is_none() && !self.draft.is_empty()
+        self.halflings_on() && self.config.hands.is_none() && !self.halflings.draft.is_empty()
     }
 
     /// Who makes draft pick `k` (0-based): the last player in turn order first, then counter-clockwise, round after
@@ -90,27 +118,27 @@ impl Game {
 
     /// The distinct triangles still face up.
     pub(super) fn draft_actions(&self, out: &mut Vec<Action>) {
-        for (i, &k) in self.draft.iter().enumerate() {
-            if i == 0 || self.draft[i - 1] != k {
+        for (i, &k) in self.halflings.draft.iter().enumerate() {
+            if i == 0 || self.halflings.draft[i - 1] != k {
                 out.push(Action::Pick(k));
             }
         }
     }
 
     pub(super) fn check_pick(&self, k: TileKind) -> Result<(), IllegalReason> {
-        if self.draft.contains(&k) { Ok(()) } else { Err(IllegalReason::NotInDraft) }
+        if self.halflings.draft.contains(&k) { Ok(()) } else { Err(IllegalReason::NotInDraft) }
     }
 
     /// Take a triangle in the draft; after the last pick the rest are out of play and the first turn starts.
     pub(super) fn pick(&mut self, k: TileKind) {
         let Step::Draft(i) = self.step() else { unreachable!("checked: a draft pick is pending") };
         let p = self.draft_picker(i);
-        let at = self.draft.iter().position(|&x| x == k).expect("checked: face up");
-        self.draft.remove(at);
-        self.hands[p.index()].push(k);
+        let at = self.halflings.draft.iter().position(|&x| x == k).expect("checked: face up");
+        self.halflings.draft.remove(at);
+        self.halflings.hands[p.index()].push(k);
         if i as usize + 1 >= self.draft_picks() {
             self.steps.pop();
-            self.out_of_play.append(&mut self.draft);
+            self.halflings.out_of_play.append(&mut self.halflings.draft);
             self.start_turn();
         } else {
             *self.steps.last_mut().expect("draft step") = Step::Draft(i + 1);
@@ -128,7 +156,7 @@ impl Game {
 
     /// Every legal placement of one of `p`'s triangles (HALF-05..07), calling `f` until it returns `true`.
     fn for_each_triangle_placement(&self, p: Player, mut f: impl FnMut(TileKind, Space, Corner) -> bool) {
-        let hand = &self.hands[p.index()];
+        let hand = &self.halflings.hands[p.index()];
         if hand.is_empty() || !self.triangles_playable() {
             return;
         }
@@ -181,7 +209,7 @@ impl Game {
         if self.catalogue().def(tile).shape != Shape::Triangle {
             return Err(IllegalReason::NotATriangle);
         }
-        if !self.hands[self.active.index()].contains(&tile) {
+        if !self.halflings.hands[self.active.index()].contains(&tile) {
             return Err(IllegalReason::NotInHand);
         }
         if !self.triangles_playable() {
@@ -192,7 +220,7 @@ impl Game {
 
     /// HALF-04: place a held triangle; the turn goes on as after any tile.
     pub(super) fn place_triangle(&mut self, tile: TileKind, space: Space, corner: Corner) {
-        let hand = &mut self.hands[self.active.index()];
+        let hand = &mut self.halflings.hands[self.active.index()];
         let i = hand.iter().position(|&k| k == tile).expect("checked: in hand");
         hand.remove(i);
         self.completed.clear();
@@ -206,7 +234,7 @@ impl Game {
     /// HALF-18: the hill takes the top tile of the stack out of play.
     pub(super) fn hill_placed(&mut self) {
         if let Some(k) = self.stack.pop() {
-            self.out_of_play.push(k);
+            self.halflings.out_of_play.push(k);
             self.events.push(Event::UnderHill { tile: k });
         }
     }
@@ -295,14 +323,14 @@ impl Game {
         let cfg = std::sync::Arc::clone(&self.config);
         let is_triangle = |k: &TileKind| cfg.catalogue.def(*k).shape == Shape::Triangle;
         // The stack, pooled with the tiles under hills; the first `under` of it go back under the hills.
-        let under = self.out_of_play.iter().filter(|k| !is_triangle(k)).count();
+        let under = self.halflings.out_of_play.iter().filter(|k| !is_triangle(k)).count();
         if under > 0 {
-            self.stack.extend(self.out_of_play.iter().copied().filter(|k| !is_triangle(k)));
-            self.out_of_play.retain(is_triangle);
+            self.stack.extend(self.halflings.out_of_play.iter().copied().filter(|k| !is_triangle(k)));
+            self.halflings.out_of_play.retain(is_triangle);
         }
         self.stack.sort_unstable();
         self.stack.shuffle(rng);
-        self.out_of_play.extend(self.stack.drain(..under));
+        self.halflings.out_of_play.extend(self.stack.drain(..under));
         self.rng = rng.random();
         if !self.halflings_on() || self.config.rules.halflings_setup == HalflingsSetup::Draft {
             return;
@@ -311,24 +339,24 @@ impl Game {
         // whose order is kept), dealt back from its end, the rest left there.
         let n = self.players();
         let mut kept = 0;
-        for i in 0..self.out_of_play.len() {
-            if !is_triangle(&self.out_of_play[i]) {
-                self.out_of_play.swap(kept, i);
+        for i in 0..self.halflings.out_of_play.len() {
+            if !is_triangle(&self.halflings.out_of_play[i]) {
+                self.halflings.out_of_play.swap(kept, i);
                 kept += 1;
             }
         }
         let mut sizes = [0usize; MAX_PLAYERS];
         for p in (0..n).filter(|&p| p != viewer.index()) {
-            sizes[p] = self.hands[p].len();
-            self.out_of_play.extend_from_slice(&self.hands[p]);
-            self.hands[p].clear();
+            sizes[p] = self.halflings.hands[p].len();
+            self.halflings.out_of_play.extend_from_slice(&self.halflings.hands[p]);
+            self.halflings.hands[p].clear();
         }
-        let pool = &mut self.out_of_play[kept..];
+        let pool = &mut self.halflings.out_of_play[kept..];
         pool.sort_unstable();
         pool.shuffle(rng);
         for p in (0..n).filter(|&p| p != viewer.index()) {
-            let at = self.out_of_play.len() - sizes[p];
-            self.hands[p].extend(self.out_of_play.drain(at..));
+            let at = self.halflings.out_of_play.len() - sizes[p];
+            self.halflings.hands[p].extend(self.halflings.out_of_play.drain(at..));
         }
     }
 }

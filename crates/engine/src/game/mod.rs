@@ -59,31 +59,21 @@ pub struct Game {
     scores: [i32; MAX_PLAYERS],
     /// Followers in each player's supply, by [`MeepleKind`].
     supply: [[u8; MeepleKind::COUNT]; MAX_PLAYERS],
-    barns_left: [u8; MAX_PLAYERS],
+    /// The barns on the board, those in supply and this turn's (barn.rs).
+    barn: barn::BarnState,
     abbeys_left: [u8; MAX_PLAYERS],
-    barns: Vec<PlacedBarn>,
-    /// The dragon's space, once it is in play (DRAGON-03).
-    dragon: Option<Space>,
-    /// The spaces visited by the dragon's movement in progress, its start first (DRAGON-07).
-    dragon_path: Vec<Space>,
-    /// Dragon tiles drawn before the dragon was in play (DRAGON-02).
-    set_aside: Vec<TileKind>,
-    /// The fairy's space, once it is on the board (FAIRY-03); the meeple it is attached to carries the flag.
-    fairy: Option<Space>,
+    /// The dragon's space, its movement in progress and the tiles set aside (dragon.rs).
+    dragon: dragon::DragonState,
+    /// The fairy's space (fairy.rs).
+    fairy: fairy::FairyState,
     /// This turn's crop circle: the action and role named (crop.rs).
     crop: crop::CropState,
-    /// Each player's triangles (HALF-03): private to their owner.
-    hands: [Vec<TileKind>; MAX_PLAYERS],
-    /// Triangles face up in the draft (VAR-20).
-    draft: Vec<TileKind>,
-    /// Tiles out of play: undealt triangles, tiles under a hill (HALF-18).
-    out_of_play: Vec<TileKind>,
+    /// The players' triangles, the draft and the tiles out of play (halflings.rs).
+    halflings: halflings::HalflingsState,
     /// State of the generator for in-game shuffles (the reshuffle at the first volcano, VAR-09 put-backs).
     rng: u64,
     /// Wagons returned by this turn's scoring, in decision order.
     wagons: Vec<PendingWagon>,
-    /// The field root of the barn placed this turn (BARN-04 rather than BARN-05).
-    barn_this_turn: Option<SegmentId>,
     /// The end game's count of passes, final round and last placer (endgame.rs).
     end: endgame::EndState,
     /// Remaining draw stack; the next tile is the last element.
@@ -108,20 +98,14 @@ impl Clone for Game {
             board: self.board.clone(),
             scores: self.scores,
             supply: self.supply,
-            barns_left: self.barns_left,
+            barn: self.barn.clone(),
             abbeys_left: self.abbeys_left,
-            barns: self.barns.clone(),
-            dragon: self.dragon,
-            dragon_path: self.dragon_path.clone(),
-            set_aside: self.set_aside.clone(),
+            dragon: self.dragon.clone(),
             fairy: self.fairy,
             crop: self.crop,
-            hands: self.hands.clone(),
-            draft: self.draft.clone(),
-            out_of_play: self.out_of_play.clone(),
+            halflings: self.halflings.clone(),
             rng: self.rng,
             wagons: self.wagons.clone(),
-            barn_this_turn: self.barn_this_turn,
             end: self.end,
             stack: self.stack.clone(),
             meeples: self.meeples.clone(),
@@ -144,20 +128,14 @@ impl Clone for Game {
             board,
             scores,
             supply,
-            barns_left,
+            barn,
             abbeys_left,
-            barns,
             dragon,
-            dragon_path,
-            set_aside,
             fairy,
             crop,
-            hands,
-            draft,
-            out_of_play,
+            halflings,
             rng,
             wagons,
-            barn_this_turn,
             end,
             stack,
             meeples,
@@ -175,22 +153,14 @@ impl Clone for Game {
         board.clone_from(&o.board);
         *scores = o.scores;
         *supply = o.supply;
-        *barns_left = o.barns_left;
+        barn.clone_from(&o.barn);
         *abbeys_left = o.abbeys_left;
-        barns.clone_from(&o.barns);
-        *dragon = o.dragon;
-        dragon_path.clone_from(&o.dragon_path);
-        set_aside.clone_from(&o.set_aside);
+        dragon.clone_from(&o.dragon);
         *fairy = o.fairy;
         *crop = o.crop;
-        for (h, o) in hands.iter_mut().zip(&o.hands) {
-            h.clone_from(o);
-        }
-        draft.clone_from(&o.draft);
-        out_of_play.clone_from(&o.out_of_play);
+        halflings.clone_from(&o.halflings);
         *rng = o.rng;
         wagons.clone_from(&o.wagons);
-        *barn_this_turn = o.barn_this_turn;
         *end = o.end;
         stack.clone_from(&o.stack);
         meeples.clone_from(&o.meeples);
@@ -213,20 +183,14 @@ impl PartialEq for Game {
             board,
             scores,
             supply,
-            barns_left,
+            barn,
             abbeys_left,
-            barns,
             dragon,
-            dragon_path,
-            set_aside,
             fairy,
             crop,
-            hands,
-            draft,
-            out_of_play,
+            halflings,
             rng,
             wagons,
-            barn_this_turn,
             end,
             stack,
             meeples,
@@ -242,20 +206,14 @@ impl PartialEq for Game {
             && *board == o.board
             && *scores == o.scores
             && *supply == o.supply
-            && *barns_left == o.barns_left
+            && *barn == o.barn
             && *abbeys_left == o.abbeys_left
-            && *barns == o.barns
             && *dragon == o.dragon
-            && *dragon_path == o.dragon_path
-            && *set_aside == o.set_aside
             && *fairy == o.fairy
             && *crop == o.crop
-            && *hands == o.hands
-            && *draft == o.draft
-            && *out_of_play == o.out_of_play
+            && *halflings == o.halflings
             && *rng == o.rng
             && *wagons == o.wagons
-            && *barn_this_turn == o.barn_this_turn
             && *end == o.end
             && *stack == o.stack
             && *meeples == o.meeples
@@ -292,20 +250,14 @@ impl Game {
             board: Board::new(),
             scores: [0; MAX_PLAYERS],
             supply: [[0; MeepleKind::COUNT]; MAX_PLAYERS],
-            barns_left: [0; MAX_PLAYERS],
+            barn: barn::BarnState::default(),
             abbeys_left: [0; MAX_PLAYERS],
-            barns: Vec::new(),
-            dragon: None,
-            dragon_path: Vec::new(),
-            set_aside: Vec::new(),
-            fairy: None,
+            dragon: dragon::DragonState::default(),
+            fairy: fairy::FairyState::default(),
             crop: crop::CropState::default(),
-            hands: Default::default(),
-            draft: Vec::new(),
-            out_of_play: Vec::new(),
+            halflings: halflings::HalflingsState::default(),
             rng: 0,
             wagons: Vec::new(),
-            barn_this_turn: None,
             end: endgame::EndState::default(),
             stack: Vec::new(),
             meeples: Vec::with_capacity(16),
@@ -344,20 +296,18 @@ impl Game {
         self.scores = [0; MAX_PLAYERS];
         self.supply = [[0; MeepleKind::COUNT]; MAX_PLAYERS];
         self.supply[..n].fill([MEEPLES_PER_PLAYER, m.mayor as u8, m.wagon as u8]);
-        self.barns_left = [0; MAX_PLAYERS];
-        self.barns_left[..n].fill(m.barn as u8);
+        self.barn.left = [0; MAX_PLAYERS];
+        self.barn.left[..n].fill(m.barn as u8);
         self.abbeys_left = [0; MAX_PLAYERS];
         self.abbeys_left[..n].fill(config.abbey.is_some() as u8);
-        self.barns.clear();
-        self.dragon = None;
-        self.dragon_path.clear();
-        self.set_aside.clear();
-        self.fairy = None;
+        self.barn.placed.clear();
+        self.dragon.clear();
+        self.fairy = fairy::FairyState::default();
         self.crop = crop::CropState::default();
         self.deal_triangles(seed);
         self.rng = seed ^ 0x9e37_79b9_7f4a_7c15;
         self.wagons.clear();
-        self.barn_this_turn = None;
+        self.barn.this_turn = None;
         self.end = endgame::EndState::default();
         config.shuffle_into(seed, &mut self.stack);
         self.meeples.clear();
@@ -427,7 +377,7 @@ impl Game {
 
     /// Whether a player still has their barn.
     pub fn barns_left(&self, p: Player) -> u8 {
-        self.barns_left[p.index()]
+        self.barn.left[p.index()]
     }
 
     /// Whether a player still holds their abbey.
@@ -437,43 +387,43 @@ impl Game {
 
     /// The barns on the board.
     pub fn barns(&self) -> &[PlacedBarn] {
-        &self.barns
+        &self.barn.placed
     }
 
     /// The dragon's space, once a volcano has brought it into play (DRAGON-03).
     pub fn dragon(&self) -> Option<Space> {
-        self.dragon
+        self.dragon.space
     }
 
     /// The spaces the dragon has visited in the movement in progress, its start first (empty between movements).
     pub fn dragon_path(&self) -> &[Space] {
-        &self.dragon_path
+        &self.dragon.path
     }
 
     /// The fairy's space, once it is on the board (FAIRY-03). The meeple it is attached to, if any, has
     /// [`PlacedMeeple::fairy`] set.
     pub fn fairy(&self) -> Option<Space> {
-        self.fairy
+        self.fairy.space
     }
 
     /// A player's triangles (HALF-03). Private: a view for another player shows only how many.
     pub fn hand(&self, p: Player) -> &[TileKind] {
-        &self.hands[p.index()]
+        &self.halflings.hands[p.index()]
     }
 
     /// Triangles face up in the draft (VAR-20), while it lasts.
     pub fn draft_pool(&self) -> &[TileKind] {
-        &self.draft
+        &self.halflings.draft
     }
 
     /// Tiles out of play: undealt triangles and tiles under a hill (HALF-18).
     pub fn out_of_play(&self) -> &[TileKind] {
-        &self.out_of_play
+        &self.halflings.out_of_play
     }
 
     /// Dragon tiles set aside because they were drawn before the dragon was in play (DRAGON-02).
     pub fn set_aside(&self) -> &[TileKind] {
-        &self.set_aside
+        &self.dragon.set_aside
     }
 
     /// The meeples on the board, in the order they were deployed.
@@ -625,7 +575,7 @@ impl Game {
     fn phase2_actions(&self, out: &mut Vec<Action>) {
         let Some(t) = self.placed else { return };
         let pt = self.board.tile(t as usize);
-        if Some(pt.space) != self.dragon {
+        if Some(pt.space) != self.dragon.space {
             self.deploy_actions(pt, out);
         }
         self.portal_actions(out);
@@ -743,7 +693,7 @@ impl Game {
                 if self.supply[self.active.index()][meeple.index()] == 0 {
                     return Err(IllegalReason::EmptySupply(meeple.name()));
                 }
-                if Some(pt.space) == self.dragon {
+                if Some(pt.space) == self.dragon.space {
                     return Err(IllegalReason::DragonSpace);
                 }
                 let id = SegmentId(pt.first_segment + segment as u16);
@@ -901,7 +851,7 @@ impl Game {
         if m.halflings && def.has_symbol(Symbol::Hill) {
             self.hill_placed();
         }
-        let dragon_moves = m.dragon && self.dragon.is_some() && def.has_symbol(Symbol::Dragon);
+        let dragon_moves = m.dragon && self.dragon.space.is_some() && def.has_symbol(Symbol::Dragon);
         let after = cfg.rules.dragon_move_timing == crate::rules::DragonMoveTiming::AfterScoring;
         self.steps.push(Step::EndTurn);
         if self.crop_circle().is_some() {
@@ -964,7 +914,7 @@ impl Game {
 
     /// Whether a segment lies on the dragon's space (DRAGON-05).
     fn on_dragon(&self, seg: SegmentId) -> bool {
-        self.dragon.is_some_and(|d| self.space_of(seg) == d)
+        self.dragon.space.is_some_and(|d| self.space_of(seg) == d)
     }
 
     /// A number in `0..n` from the game's own generator (for in-game shuffles, so replays stay exact).
@@ -1029,14 +979,14 @@ impl Game {
                 }
                 Step::Dragon(_) => {
                     // DRAGON-07: a dead end ends the movement early.
-                    if self.dragon_path.is_empty() {
-                        self.dragon_path.push(self.dragon.expect("the dragon moves only once in play"));
+                    if self.dragon.path.is_empty() {
+                        self.dragon.path.push(self.dragon.space.expect("the dragon moves only once in play"));
                     }
                     if self.dragon_can_step() {
                         return;
                     }
                     self.steps.pop();
-                    self.dragon_path.clear();
+                    self.dragon.path.clear();
                 }
                 Step::CropAnswer(_) => {
                     if self.crop_answer_possible() {
@@ -1080,7 +1030,7 @@ impl Game {
     fn end_turn(&mut self) {
         let placed = self.placed.take().is_some();
         self.completed.clear();
-        self.barn_this_turn = None;
+        self.barn.this_turn = None;
         if !self.stack.is_empty() {
             self.active = self.next_player(self.active);
             self.turn += 1;
@@ -1134,13 +1084,13 @@ impl Game {
                     return Err(format!("P{}: {have} {} in supply and {on} on the board", p + 1, k.name()));
                 }
             }
-            let barns = self.barns.iter().filter(|b| b.player.index() == p).count();
-            if barns + self.barns_left[p] as usize != m.barn as usize {
+            let barns = self.barn.placed.iter().filter(|b| b.player.index() == p).count();
+            if barns + self.barn.left[p] as usize != m.barn as usize {
                 return Err(format!("P{}: barns do not add up", p + 1));
             }
         }
         for r in self.board.roots() {
-            let here = self.barns.iter().filter(|b| self.board.root(b.segment) == r).count();
+            let here = self.barn.placed.iter().filter(|b| self.board.root(b.segment) == r).count();
             if here != self.board.barns_on(r) as usize {
                 return Err(format!("field {} counts {} barns but has {here}", r.0, self.board.barns_on(r)));
             }
@@ -1150,14 +1100,14 @@ impl Game {
             return Err("the fairy is attached to more than one meeple".into());
         }
         if let Some(m) = with_fairy.first()
-            && Some(self.space_of(m.segment)) != self.fairy
+            && Some(self.space_of(m.segment)) != self.fairy.space
         {
             return Err("the fairy's meeple is not on the fairy's space".into());
         }
         // Under VAR-12 `false` the dragon may stop on the fairy's space without eating, and the meeples there may
         // stay after the fairy has left; otherwise nothing ever stands on the dragon's space (DRAGON-05).
         let shares = self.config.rules.fairy_blocks_dragon == crate::rules::FairyBlocksDragon::No;
-        if let Some(d) = self.dragon
+        if let Some(d) = self.dragon.space
             && !shares
             && self.meeples.iter().any(|m| self.space_of(m.segment) == d)
         {
@@ -1180,9 +1130,9 @@ impl Game {
             + self.steps.capacity() * std::mem::size_of::<Step>()
             + self.completed.capacity() * std::mem::size_of::<SegmentId>()
             + self.events.capacity() * std::mem::size_of::<Event>()
-            + self.barns.capacity() * std::mem::size_of::<PlacedBarn>()
+            + self.barn.placed.capacity() * std::mem::size_of::<PlacedBarn>()
             + self.wagons.capacity() * std::mem::size_of::<PendingWagon>()
-            + self.dragon_path.capacity() * std::mem::size_of::<Space>()
-            + self.set_aside.capacity() * std::mem::size_of::<TileKind>()
+            + self.dragon.path.capacity() * std::mem::size_of::<Space>()
+            + self.dragon.set_aside.capacity() * std::mem::size_of::<TileKind>()
     }
 }
