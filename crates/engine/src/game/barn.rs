@@ -19,6 +19,17 @@ pub(super) struct BarnState {
     pub(super) this_turn: Option<SegmentId>,
 }
 
+impl BarnState {
+    /// Back to the start of a game of `players`, each with a barn if the module is on, keeping the memory held.
+    pub(super) fn restart(&mut self, players: usize, on: bool) {
+        let BarnState { placed, left, this_turn } = self;
+        placed.clear();
+        *left = [0; MAX_PLAYERS];
+        left[..players].fill(on as u8);
+        *this_turn = None;
+    }
+}
+
 impl Clone for BarnState {
     fn clone(&self) -> BarnState {
         BarnState { placed: self.placed.clone(), left: self.left, this_turn: self.this_turn }

@@ -100,13 +100,8 @@ impl Game {
     /// may stand there, on the segment of each of their meeples of the role (or, VAR-13 `any_tile_of_feature`, on
     /// every segment of those features), never on the dragon's space; under B each of their meeples of the role.
     fn crop_answers(&self, p: Player, action: Option<CropAction>, out: &mut Vec<Action>) {
-        match action {
-            Some(a) => self.crop_answers_for(p, a, out),
-            None => {
-                // VAR-15 `english`: each player picks A or B for themselves.
-                self.crop_answers_for(p, CropAction::A, out);
-                self.crop_answers_for(p, CropAction::B, out);
-            }
+        for &a in answered_under(&action) {
+            self.crop_answers_for(p, a, out);
         }
     }
 
@@ -242,13 +237,19 @@ impl Game {
         let Step::CropAnswer(k) = self.step() else { return false };
         let p = self.crop_answerer(k);
         let mut any = false;
-        let actions: &[CropAction] = match self.crop.action {
-            Some(a) => &[a][..],
-            None => &[CropAction::A, CropAction::B],
-        };
-        for &a in actions {
+        for &a in answered_under(&self.crop.action) {
             self.each_crop_answer(p, a, &mut |_| any = true);
         }
         any
+    }
+}
+
+/// The crop actions a player answers under the action named: that one, or under VAR-15 `english` (none named) A and
+/// then B, each player picking for themselves.
+fn answered_under(action: &Option<CropAction>) -> &[CropAction] {
+    const BOTH: [CropAction; 2] = [CropAction::A, CropAction::B];
+    match action {
+        Some(a) => std::slice::from_ref(a),
+        None => &BOTH,
     }
 }
