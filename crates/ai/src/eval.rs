@@ -48,6 +48,12 @@ pub struct Weights {
     /// players (own turns, as the evaluation was before; the default and `hard@1`'s). The followers' value always
     /// counts own turns.
     pub pace: f32,
+    /// Own turns the fairy is expected to stay with the meeple it is attached to: its point at the start of each of
+    /// the owner's turns (FAIRY-04) counts for at most this many turns. Any other player may take it away with their
+    /// phase 2, and with two players who both want it neither ever scores a turn point. `0` means every turn left
+    /// (the evaluation as it was; the default and `hard@1`'s), which makes the fairy worth tens of points early in
+    /// the game and sets bots fighting over it turn after turn instead of deploying.
+    pub fairy_turns: f32,
 }
 
 impl Default for Weights {
@@ -66,6 +72,7 @@ impl Default for Weights {
             barn: 2.0,
             best_opponent: 0.5,
             pace: 0.0,
+            fairy_turns: 0.0,
         }
     }
 }
@@ -117,6 +124,7 @@ impl Evaluator {
         let chance = |one: f32, open: u16| if open == 0 { 1.0 } else { one * w.extra_end.powi(open as i32 - 1) };
         let fill = 1.0 - (-paced / w.fill).exp();
         let follower = w.follower * (turns / w.follower_ramp).min(1.0);
+        let fairy_turns = if w.fairy_turns > 0.0 { turns.min(w.fairy_turns) } else { turns };
 
         self.held.clear();
         for m in game.meeples() {
@@ -180,7 +188,7 @@ impl Evaluator {
                     out[f.index()] += 3.0;
                 }
                 // Its point at the start of each of the owner's turns (FAIRY-04), while its meeple stays.
-                out[f.index()] += turns * (1.0 - complete * 0.5);
+                out[f.index()] += fairy_turns * (1.0 - complete * 0.5);
             }
         }
         // Barns: 4 per completed city for the players with the most barns in the field (BARN-07).
@@ -283,5 +291,38 @@ mod tests {
         let p = e.points(&g);
         assert_eq!(p[0], g.scores()[0] as f32);
         assert_eq!(p[1], g.scores()[1] as f32);
+    }
+
+    /// The fairy's turn points are capped by `fairy_turns`: only its owner's estimate changes, by at most the turns
+    /// beyond the cap (a defect: uncapped, whoever moved the fairy last gained tens of points in the estimate).
+    #[test]
+    fn the_fairy_counts_only_a_few_turns() {
+        let mut s = Setup::new(2);
+        s.sets = ["base", "pd"].map(String::from).to_vec();
+        s.rules.set("modules.fairy", "true").unwrap();
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+        let mut buf = Vec::new();
+        let mut checked = 0;
+        for seed in 0..40 {
+            s.seed = seed;
+            let mut g = Game::new(&s).unwrap();
+            while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                g.apply_unchecked(a);
+                let Some(owner) = g.meeples().iter().find(|m| m.fairy).map(|m| m.player) else { continue };
+                let turns = g.stack_len() as f32 / 2.0;
+                if turns < 6.0 {
+                    break;
+                }
+                let all = Evaluator::new(Weights::default()).points(&g);
+                let capped = Evaluator::new(Weights { fairy_turns: 2.0, ..Weights::default() }).points(&g);
+                let other = 1 - owner.index();
+                assert_eq!(all[other], capped[other]);
+                let lost = all[owner.index()] - capped[owner.index()];
+                assert!(lost >= 0.5 * (turns - 2.0) - 1e-3 && lost <= turns - 2.0 + 1e-3, "{lost} with {turns} turns");
+                checked += 1;
+                break;
+            }
+        }
+        assert!(checked >= 10, "only {checked} games put the fairy on a meeple");
     }
 }

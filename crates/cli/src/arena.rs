@@ -84,7 +84,7 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   prior_visits  visits before a node computes its priors
   reuse         keep the tree from a placement for the meeple decision that follows: true or false
 greedy and mcts also take the evaluation's constants (greedy:city_close=12): city_close, road_close,
-extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent, pace.";
+extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent, pace, fairy_turns.";
 
 pub(crate) fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
     // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.
