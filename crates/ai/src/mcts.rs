@@ -508,11 +508,24 @@ fn iterate(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
 /// The child of `node` that player `p` takes in this determinization: a new one while widening allows, else the
 /// best by UCB1 with availability counts and the fading prior. `None` if there is no legal action.
 fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, rng: &mut ChaCha8Rng) -> Option<usize> {
-    det.legal_actions_into(&mut tree.legal);
+    let ni = node as usize;
+    // At the root the legal actions are the bot's own, the same in every determinization (they depend only on what
+    // its seat sees), and the root was filled with them: listing them again each iteration is wasted (with the
+    // Halflings, three quarters of a search's time went to relisting the root's triangle placements).
+    let root = tree.nodes[ni];
+    if node == tree.root && root.len > 0 && root.len == root.first_len {
+        debug_assert!({
+            det.legal_actions_into(&mut tree.legal);
+            tree.legal[..] == tree.actions(node)[..]
+        });
+        tree.legal.clear();
+        tree.legal.extend_from_slice(&tree.acts[root.range()]);
+    } else {
+        det.legal_actions_into(&mut tree.legal);
+    }
     if tree.legal.is_empty() {
         return None;
     }
-    let ni = node as usize;
     if tree.nodes[ni].len == 0 {
         let legal = std::mem::take(&mut tree.legal);
         tree.fill(node, &legal);
@@ -611,7 +624,7 @@ fn playout(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
         let a = if cfg.playout_greedy > 0.0 && rng.random::<f32>() < cfg.playout_greedy {
             informed_action(tree, det, rng, buf)
         } else {
-            det.random_action(rng, buf)
+            det.fast_random_action(rng, buf)
         };
         match a {
             Some(a) => det.apply_unchecked(a),
@@ -647,12 +660,12 @@ const INFORMED_SAMPLES: usize = 4;
 /// A playout step chosen by the evaluation: for a placement, the best of a few random placements; in phase 2, the
 /// best of a few random actions and passing; any other decision at random.
 fn informed_action(tree: &mut Tree, det: &Game, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) -> Option<Action> {
-    let Actor::Player(p) = det.decision().actor else { return det.random_action(rng, buf) };
+    let Actor::Player(p) = det.decision().actor else { return det.fast_random_action(rng, buf) };
     let mut cands = [Action::Pass; INFORMED_SAMPLES + 1];
     let n = match det.decision().kind {
         carcassonne::DecisionKind::PlaceTile { .. } => {
             for c in cands.iter_mut().take(INFORMED_SAMPLES) {
-                *c = det.random_action(rng, buf)?;
+                *c = det.fast_random_action(rng, buf)?;
             }
             INFORMED_SAMPLES
         }
@@ -666,7 +679,7 @@ fn informed_action(tree: &mut Tree, det: &Game, rng: &mut ChaCha8Rng, buf: &mut 
             }
             INFORMED_SAMPLES + 1
         }
-        _ => return det.random_action(rng, buf),
+        _ => return det.fast_random_action(rng, buf),
     };
     let scratch = tree.scratch.get_or_insert_with(|| det.clone());
     let mut best = (f32::MIN, cands[0]);

@@ -2,6 +2,7 @@
 
 mod action_views;
 mod catalogue;
+mod fast_random;
 mod inert;
 mod perft;
 mod random_games;

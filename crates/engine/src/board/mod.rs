@@ -227,6 +227,16 @@ impl Board {
         self.frontier.iter().map(|f| f.space)
     }
 
+    /// How many spaces [`Board::frontier`] lists.
+    pub fn frontier_len(&self) -> usize {
+        self.frontier.len()
+    }
+
+    /// The `i`-th space [`Board::frontier`] lists (`i < frontier_len()`), for sampling without listing.
+    pub fn frontier_space(&self, i: usize) -> Space {
+        self.frontier[i].space
+    }
+
     /// The edge shown towards side `side` of space `s` by the tile on the far side of that boundary.
     fn facing_edge(&self, cat: &Catalogue, s: Space, side: Side) -> Option<Edge> {
         let q = s.step(side);

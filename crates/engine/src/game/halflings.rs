@@ -41,8 +41,11 @@ impl Clone for HalflingsState {
     }
 }
 
+/// Candidates [`Game::random_phase1`] draws before it lists every phase-1 action instead.
+const PHASE1_TRIES: usize = 16;
+
 impl Game {
-    fn halflings_on(&self) -> bool {
+    pub(super) fn halflings_on(&self) -> bool {
         self.config.rules.modules.halflings
     }
 
@@ -164,12 +167,7 @@ impl Game {
         // Candidate spaces: empty spaces facing a placed edge (the frontier), and half-filled spaces (for the
         // complement; each holds exactly one tile, so none is visited twice). Nothing is collected: a playout
         // allocates nothing here.
-        let half_filled = self
-            .board
-            .tiles()
-            .iter()
-            .filter(|t| matches!(t.placement, Placement::Triangle(_)) && !self.board.is_full(t.space))
-            .map(|t| t.space);
+        let half_filled = self.half_filled();
         for (i, &k) in hand.iter().enumerate() {
             if hand[..i].contains(&k) {
                 continue;
@@ -182,6 +180,56 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Spaces holding one triangle, whose other half is free (for the complement, HALF-05).
+    fn half_filled(&self) -> impl Iterator<Item = Space> + Clone + '_ {
+        self.board
+            .tiles()
+            .iter()
+            .filter(|t| matches!(t.placement, Placement::Triangle(_)) && !self.board.is_full(t.space))
+            .map(|t| t.space)
+    }
+
+    /// A uniformly random phase-1 action (an abbey into a hole, a triangle placement or a pass), found without
+    /// listing every triangle placement: candidates are drawn uniformly from the abbey's holes, the pass and every
+    /// (distinct held triangle, frontier or half-filled space, corner), and the first legal one is taken; after
+    /// [`PHASE1_TRIES`] misses it falls back to the full listing. Each draw is uniform over a superset in which every
+    /// legal action appears once, so the result is exactly uniform over the legal actions, as
+    /// [`Game::random_action`]'s is; the draws differ from its.
+    pub(super) fn random_phase1(&self, rng: &mut impl rand::Rng, buf: &mut Vec<Action>) -> Action {
+        buf.clear();
+        self.abbey_actions(buf);
+        buf.push(Action::Pass);
+        let fixed = buf.len();
+        let hand = &self.halflings.hands[self.active.index()];
+        if hand.is_empty() || !self.triangles_playable() {
+            return buf[rng.random_range(0..fixed)];
+        }
+        let kinds = hand.iter().enumerate().filter(|&(i, k)| !hand[..i].contains(k)).count();
+        let frontier = self.board.frontier_len();
+        let spaces = frontier + self.half_filled().count();
+        let total = fixed + kinds * spaces * Corner::ALL.len();
+        let cat = self.catalogue();
+        for _ in 0..PHASE1_TRIES {
+            let i = rng.random_range(0..total);
+            if i < fixed {
+                return buf[i];
+            }
+            let j = i - fixed;
+            let (k, s, c) = (j / (spaces * 4), (j / 4) % spaces, Corner::ALL[j % 4]);
+            let tile = hand.iter().enumerate().filter(|&(i, k)| !hand[..i].contains(k)).nth(k).expect("k < kinds").1;
+            let space = if s < frontier {
+                self.board.frontier_space(s)
+            } else {
+                self.half_filled().nth(s - frontier).expect("s < spaces")
+            };
+            if self.board.check(cat, *tile, space, Placement::Triangle(c)).is_ok() {
+                return Action::PlaceTriangle { tile: *tile, space, corner: c };
+            }
+        }
+        self.legal_actions_into(buf);
+        buf[rng.random_range(0..buf.len())]
     }
 
     /// Whether `p` holds a triangle that can be placed now.

@@ -622,6 +622,17 @@ impl Game {
         (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
     }
 
+    /// A uniformly random legal action, as [`Game::random_action`] gives, but found faster where listing every
+    /// action is long (the Halflings' phase 1 lists every placement of every held triangle): candidates are drawn and
+    /// checked instead (decision E-21). The distribution is the same; the draws for a given generator are not, so
+    /// `random_action` stays what `carc selfplay` and seeded random play use, and this is for playouts.
+    pub fn fast_random_action(&self, rng: &mut impl rand::Rng, buf: &mut Vec<Action>) -> Option<Action> {
+        if self.step() == Step::Phase1 && self.halflings_on() {
+            return Some(self.random_phase1(rng, buf));
+        }
+        self.random_action(rng, buf)
+    }
+
     /// Play uniformly random legal actions to the end of the game.
     pub fn play_random(&mut self, rng: &mut impl rand::Rng, buf: &mut Vec<Action>) {
         while let Some(a) = self.random_action(rng, buf) {
