@@ -35,9 +35,10 @@ fn allocations(bot: &mut dyn Bot, game: &Game) -> u64 {
 fn the_search_allocates_nothing_per_iteration_once_warm() {
     // A decision allocates a little whatever its budget (the legal list, the root's priors, the answer); the
     // iterations themselves nothing, once the tree's pools have grown: a warm bot searching 2,000 and 8,000
-    // iterations of the same position allocates the same. Base game, early, middle and late. With every module the
-    // engine still allocates in some listings (the crop circles' answers, some phase-2 lists): printed, not yet
-    // held to zero (issue 23).
+    // iterations of the same position allocates the same. Base game and every module, early, middle and late.
+    // Every module once allocated in its scorings and listings (barn fields, wagons, the princess, the final
+    // scoring's lists: 54,425 allocations for 8,000 iterations late in the game); a few dozen are allowed for the
+    // tree's pools growing with four times the iterations there.
     let mut every = Setup::new(3);
     every.sets = ["base", "am", "pd", "cc", "half"].map(String::from).to_vec();
     every.switch_on_set_modules(false);
@@ -56,9 +57,8 @@ fn the_search_allocates_nothing_per_iteration_once_warm() {
             let a = allocations(short.as_mut(), &g);
             let b = allocations(long.as_mut(), &g);
             println!("{name}, {d} decisions in: {a} allocations for 2,000 iterations, {b} for 8,000");
-            if name == "base" {
-                assert!(b <= a + 6, "{name}, {d} decisions in: {a} allocations for 2,000 iterations, {b} for 8,000");
-            }
+            let slack = if name == "base" { 6 } else { 48 };
+            assert!(b <= a + slack, "{name}, {d} decisions in: {a} allocations for 2,000 iterations, {b} for 8,000");
         }
     }
 }

@@ -913,13 +913,33 @@ impl Board {
     /// The roots of the completed cities a field borders, each once (SPEC BASE-16).
     pub fn completed_cities_of_field(&self, cat: &Catalogue, field: SegmentId, out: &mut Vec<SegmentId>) {
         out.clear();
+        let mut set = RootSet::default();
+        self.for_each_completed_city_of_field(cat, field, |r| {
+            if set.insert(r) {
+                out.push(r);
+            }
+        });
+    }
+
+    /// How many completed cities a field borders (SPEC BASE-16), without allocating unless it borders more than
+    /// [`RootSet`] holds inline: scorings in a search's playouts count them often.
+    pub fn completed_city_count(&self, cat: &Catalogue, field: SegmentId) -> usize {
+        let mut set = RootSet::default();
+        self.for_each_completed_city_of_field(cat, field, |r| {
+            set.insert(r);
+        });
+        set.len()
+    }
+
+    /// Call `f` with the root of every completed city the field borders, once for each place it borders it.
+    fn for_each_completed_city_of_field(&self, cat: &Catalogue, field: SegmentId, mut f: impl FnMut(SegmentId)) {
         for m in self.members(field) {
             let n = self.nodes[m.0 as usize];
             let pt = &self.tiles[n.tile as usize];
             for &c in &cat.def(pt.kind).segments[n.local as usize].cities {
                 let r = self.root(SegmentId(pt.first_segment + c as u16));
-                if self.nodes[r.0 as usize].complete && !out.contains(&r) {
-                    out.push(r);
+                if self.nodes[r.0 as usize].complete {
+                    f(r);
                 }
             }
         }
@@ -1051,3 +1071,60 @@ fn sides_of(c: Corner) -> &'static [Side] {
 
 #[cfg(test)]
 mod tests;
+
+/// A small set of feature roots, held inline up to [`RootSet::INLINE`] and on the heap only beyond: the scorings'
+/// lists of features (the meeples' features, a field's cities) are nearly always short, and a search scores in every
+/// playout.
+#[derive(Clone, Debug)]
+pub struct RootSet {
+    inline: [SegmentId; RootSet::INLINE],
+    len: usize,
+    more: Vec<SegmentId>,
+}
+
+impl Default for RootSet {
+    fn default() -> Self {
+        RootSet { inline: [SegmentId(0); RootSet::INLINE], len: 0, more: Vec::new() }
+    }
+}
+
+impl RootSet {
+    /// Roots held without allocating.
+    pub const INLINE: usize = 32;
+
+    /// Add `r`; whether it was new.
+    pub fn insert(&mut self, r: SegmentId) -> bool {
+        if self.inline[..self.len].contains(&r) || self.more.contains(&r) {
+            return false;
+        }
+        if self.len < Self::INLINE {
+            self.inline[self.len] = r;
+            self.len += 1;
+        } else {
+            self.more.push(r);
+        }
+        true
+    }
+
+    /// How many roots it holds.
+    pub fn len(&self) -> usize {
+        self.len + self.more.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Its roots, sorted.
+    pub fn sorted(&mut self) -> &[SegmentId] {
+        if self.more.is_empty() {
+            self.inline[..self.len].sort_unstable();
+            return &self.inline[..self.len];
+        }
+        self.more.extend_from_slice(&self.inline[..self.len]);
+        self.len = 0;
+        self.more.sort_unstable();
+        &self.more
+    }
+}

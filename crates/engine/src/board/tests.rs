@@ -199,3 +199,22 @@ fn monasteries_complete_with_eight_filled_neighbours_triangles_included() {
     assert_eq!(done, vec![mon]);
     assert_eq!(b.filled_neighbours(Space::new(0, -1)), 8);
 }
+
+#[test]
+fn a_root_set_holds_each_root_once_inline_and_beyond() {
+    let mut set = RootSet::default();
+    assert!(set.is_empty());
+    // More than the inline room, in a scrambled order, each twice.
+    let ids: Vec<u16> = (0..80u16).map(|i| (i * 37) % 80).collect();
+    for &i in ids.iter().chain(&ids) {
+        set.insert(SegmentId(i));
+    }
+    assert_eq!(set.len(), 80);
+    let sorted: Vec<u16> = set.sorted().iter().map(|s| s.0).collect();
+    assert_eq!(sorted, (0..80).collect::<Vec<_>>());
+    let mut small = RootSet::default();
+    for i in [5u16, 3, 5, 9, 3] {
+        small.insert(SegmentId(i));
+    }
+    assert_eq!(small.sorted(), &[SegmentId(3), SegmentId(5), SegmentId(9)]);
+}

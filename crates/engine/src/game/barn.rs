@@ -4,8 +4,8 @@
 
 use super::{Event, Game, IllegalReason, MAX_PLAYERS, PlacedBarn, Players, ScoreReason, ScoreTime, Scoring};
 use crate::action::Action;
-use crate::board::{Board, SegmentId};
-use crate::catalogue::SegmentKind;
+use crate::board::{Board, RootSet, SegmentId};
+use crate::catalogue::{MAX_SEGMENTS, SegmentKind};
 use crate::geom::Corner;
 
 /// The barns' part of a game's state (BARN-01..05).
@@ -130,29 +130,33 @@ impl Game {
         let Some(t) = self.placed else { return };
         let pt = *self.board.tile(t as usize);
         let n = self.catalogue().def(pt.kind).segments.len();
-        let mut roots: Vec<SegmentId> = Vec::new();
+        // The tile's fields, each once, in a fixed array (a tile has at most MAX_SEGMENTS segments): this runs at
+        // every scoring of a game with barns, a search's playouts included, and allocates nothing.
+        let mut roots = [SegmentId(0); MAX_SEGMENTS];
+        let mut len = 0;
         for i in 0..n {
             let seg = SegmentId(pt.first_segment + i as u16);
             let r = self.board.root(seg);
-            if self.board.kind(r) == SegmentKind::Field && !roots.contains(&r) {
-                roots.push(r);
+            if self.board.kind(r) == SegmentKind::Field && !roots[..len].contains(&r) {
+                roots[len] = r;
+                len += 1;
             }
         }
+        let roots = &mut roots[..len];
         roots.sort_unstable();
-        let mut cities = Vec::new();
-        for r in roots {
+        for &mut r in roots {
             if self.board.barns_on(r) == 0 || self.board.meeples_on(r) == 0 {
                 continue;
             }
             let fresh = self.barn.this_turn.is_some_and(|b| self.board.root(b) == r);
             let (per, reason) = if fresh { (3, ScoreReason::BarnPlaced) } else { (1, ScoreReason::BarnConnected) };
-            self.board.completed_cities_of_field(&self.config.catalogue, r, &mut cities);
-            let points = per * cities.len() as u32;
+            let cities = self.board.completed_city_count(&self.config.catalogue, r);
+            let points = per * cities as u32;
             let winners = self.majority(r);
             self.award(winners, points);
             let bonus = self.fairy_bonus(r, reason);
             let returned = self.return_meeples(r);
-            self.push_field_scoring(ScoreTime::Turn, reason, r, points, winners, cities.len(), returned);
+            self.push_field_scoring(ScoreTime::Turn, reason, r, points, winners, cities, returned);
             self.pay_fairy(bonus, r);
         }
     }
@@ -160,11 +164,11 @@ impl Game {
     /// Final scoring of barns (BARN-07): in each field with barns, the players with the most barns score 4 per
     /// completed city.
     pub(super) fn final_barns(&mut self) {
-        let mut roots: Vec<SegmentId> = self.barn.placed.iter().map(|b| self.board.root(b.segment)).collect();
-        roots.sort_unstable();
-        roots.dedup();
-        let mut cities = Vec::new();
-        for r in roots {
+        let mut set = RootSet::default();
+        for b in &self.barn.placed {
+            set.insert(self.board.root(b.segment));
+        }
+        for &r in set.sorted() {
             let mut count = [0u32; MAX_PLAYERS];
             for b in &self.barn.placed {
                 if self.board.root(b.segment) == r {
@@ -174,10 +178,10 @@ impl Game {
             let best = *count.iter().max().expect("players");
             let winners =
                 Players(count.iter().enumerate().filter(|(_, c)| **c == best).fold(0, |acc, (i, _)| acc | 1 << i));
-            self.board.completed_cities_of_field(&self.config.catalogue, r, &mut cities);
-            let points = 4 * cities.len() as u32;
+            let cities = self.board.completed_city_count(&self.config.catalogue, r);
+            let points = 4 * cities as u32;
             self.award(winners, points);
-            self.push_field_scoring(ScoreTime::Final, ScoreReason::Barns, r, points, winners, cities.len(), 0);
+            self.push_field_scoring(ScoreTime::Final, ScoreReason::Barns, r, points, winners, cities, 0);
         }
     }
 

@@ -26,11 +26,28 @@ impl Game {
     /// Every knight of the princess's city, any player's, any type; identical meeples once.
     pub(super) fn princess_actions(&self, out: &mut Vec<Action>) {
         let Some(city) = self.princess_city() else { return };
-        let mut refs: Vec<MeepleRef> =
-            self.meeples.iter().filter(|m| self.board.root(m.segment) == city).map(|m| m.reference()).collect();
-        refs.sort_unstable();
-        refs.dedup();
-        out.extend(refs.into_iter().map(Action::RemoveKnight));
+        // Written straight into `out`, its own tail sorted and deduplicated: a playout lists these without
+        // allocating.
+        let start = out.len();
+        out.extend(
+            self.meeples
+                .iter()
+                .filter(|m| self.board.root(m.segment) == city)
+                .map(|m| Action::RemoveKnight(m.reference())),
+        );
+        let knight = |a: &Action| match a {
+            Action::RemoveKnight(r) => *r,
+            _ => unreachable!("only knights were listed"),
+        };
+        out[start..].sort_unstable_by_key(knight);
+        let mut kept = start;
+        for i in start..out.len() {
+            if kept == start || knight(&out[kept - 1]) != knight(&out[i]) {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     pub(super) fn check_princess(&self, r: MeepleRef) -> Result<(), IllegalReason> {

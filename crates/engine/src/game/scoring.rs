@@ -2,7 +2,7 @@
 //! unoccupied completions (BASE-13) and final scoring (BASE-16).
 
 use super::{Event, Game, MAX_PLAYERS, Players, ScoreReason, ScoreTime, Scoring};
-use crate::board::{FeatureInfo, SegmentId};
+use crate::board::{FeatureInfo, RootSet, SegmentId};
 use crate::catalogue::SegmentKind;
 use crate::rules::TinyCityPoints;
 
@@ -76,25 +76,20 @@ impl Game {
     /// Final scoring (BASE-16): incomplete roads, cities and monasteries, then fields, then barns (BARN-07). Meeples
     /// stay where they are; wagons do not move (WAGON-09).
     pub(super) fn final_scoring(&mut self) {
-        let mut roots: Vec<SegmentId> = Vec::new();
+        let mut set = RootSet::default();
         for m in &self.meeples {
-            let r = self.board.root(m.segment);
-            if !roots.contains(&r) {
-                roots.push(r);
-            }
+            set.insert(self.board.root(m.segment));
         }
-        roots.sort_unstable();
+        let roots = set.sorted();
         let order = [SegmentKind::Road, SegmentKind::City, SegmentKind::Monastery, SegmentKind::Field];
-        let mut cities = Vec::new();
         for kind in order {
-            for &root in &roots {
+            for &root in roots {
                 if self.board.kind(root) != kind {
                     continue;
                 }
                 let info = self.board.feature(root);
                 let count = self.linear_count(info.tiles, info.spaces);
-                let Some(points) = self.final_value(root, &info, &mut cities) else { continue };
-                let n_cities = if kind == SegmentKind::Field { cities.len() as u8 } else { 0 };
+                let Some((points, n_cities)) = self.final_value(root, &info) else { continue };
                 let winners = self.majority(root);
                 self.award(winners, points);
                 self.events.push(Event::Scored(Scoring {
@@ -138,17 +133,17 @@ impl Game {
         })
     }
 
-    /// What a feature scores in the final scoring (BASE-16): a field 3 per completed city it touches (listed in
-    /// `cities`); `None` for a crop area.
-    fn final_value(&self, root: SegmentId, info: &FeatureInfo, cities: &mut Vec<SegmentId>) -> Option<u32> {
+    /// What a feature scores in the final scoring (BASE-16), with the number of completed cities a field touches
+    /// (0 for the others): a field 3 per completed city; `None` for a crop area.
+    fn final_value(&self, root: SegmentId, info: &FeatureInfo) -> Option<(u32, u8)> {
         let count = self.linear_count(info.tiles, info.spaces);
         Some(match info.kind {
-            SegmentKind::Road => count,
-            SegmentKind::City => count + info.pennants as u32,
-            SegmentKind::Monastery => self.monastery_count(self.space_of(root)),
+            SegmentKind::Road => (count, 0),
+            SegmentKind::City => (count + info.pennants as u32, 0),
+            SegmentKind::Monastery => (self.monastery_count(self.space_of(root)), 0),
             SegmentKind::Field => {
-                self.board.completed_cities_of_field(&self.config.catalogue, root, cities);
-                3 * cities.len() as u32
+                let cities = self.board.completed_city_count(&self.config.catalogue, root);
+                (3 * cities as u32, cities as u8)
             }
             SegmentKind::Crop => return None,
         })
@@ -165,6 +160,6 @@ impl Game {
         {
             return Some(points);
         }
-        self.final_value(root, &info, &mut Vec::new())
+        self.final_value(root, &info).map(|(points, _)| points)
     }
 }

@@ -39,7 +39,16 @@ impl Game {
 
     /// The first pending wagon's destinations.
     pub(super) fn wagon_actions(&self, out: &mut Vec<Action>) {
-        let Some(w) = self.wagons.first() else { return };
+        self.for_each_wagon_target(|segment| {
+            out.push(Action::MoveWagon { segment });
+            false
+        });
+    }
+
+    /// Call `f` with each of the first pending wagon's destinations, in the listing's order, until it returns
+    /// `true`; whether it did. Nothing is collected under the C2 rule, so asking allocates nothing there.
+    fn for_each_wagon_target(&self, mut f: impl FnMut(SegmentId) -> bool) -> bool {
+        let Some(w) = self.wagons.first() else { return false };
         match self.config.rules.wagon_movement {
             WagonMovement::C2 => {
                 // WAGON-06: a segment on the wagon's own tile or the 8 around it (whole spaces, AMB-22).
@@ -51,13 +60,14 @@ impl Game {
                             let n = self.catalogue().def(pt.kind).segments.len();
                             for i in 0..n {
                                 let seg = SegmentId(pt.first_segment + i as u16);
-                                if self.wagon_may_enter(seg) {
-                                    out.push(Action::MoveWagon { segment: seg });
+                                if self.wagon_may_enter(seg) && f(seg) {
+                                    return true;
                                 }
                             }
                         }
                     }
                 }
+                false
             }
             WagonMovement::C1 => {
                 // WAGON-07: any segment of a feature adjacent to the scored feature as a whole.
@@ -66,32 +76,28 @@ impl Game {
                 for r in targets {
                     if self.wagon_feature_open(r) {
                         // Any tile of the target, except on the dragon's space (DRAGON-05).
-                        out.extend(
-                            self.board
-                                .members(r)
-                                .filter(|&s| !self.on_dragon(s))
-                                .map(|segment| Action::MoveWagon { segment }),
-                        );
+                        for s in self.board.members(r).filter(|&s| !self.on_dragon(s)) {
+                            if f(s) {
+                                return true;
+                            }
+                        }
                     }
                 }
+                false
             }
         }
     }
 
     /// Whether the first pending wagon has at least one destination.
     pub(super) fn first_wagon_can_move(&self) -> bool {
-        let mut v = Vec::new();
-        self.wagon_actions(&mut v);
-        !v.is_empty()
+        self.for_each_wagon_target(|_| true)
     }
 
     pub(super) fn check_wagon(&self, segment: SegmentId) -> Result<(), IllegalReason> {
         if (segment.0 as usize) >= self.board.segment_count() {
             return Err(IllegalReason::WagonTarget);
         }
-        let mut v = Vec::new();
-        self.wagon_actions(&mut v);
-        if v.contains(&Action::MoveWagon { segment }) { Ok(()) } else { Err(IllegalReason::WagonTarget) }
+        if self.for_each_wagon_target(|s| s == segment) { Ok(()) } else { Err(IllegalReason::WagonTarget) }
     }
 
     /// The roots of the features adjacent to `scored` under the C1 rule (WAGON-07, AMB-12): a road end touching the
