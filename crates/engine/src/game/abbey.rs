@@ -1,18 +1,33 @@
 //! The abbey (SPEC ABBEY-01..08): each player holds one and may place it instead of drawing, into a hole. What
 //! happens to held abbeys when the stack runs out is END-02 with VAR-04 (`endgame.rs`).
 
-use super::{Game, IllegalReason, Step};
+use super::{Game, IllegalReason, MAX_PLAYERS, Step};
 use crate::action::{Action, Player};
 use crate::board::Placement;
 use crate::catalogue::TileKind;
 use crate::geom::{Rotation, Space};
 use crate::rules::AbbeyEndgame;
 
+/// The abbeys each player still holds (ABBEY-01: one each while the module is on).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct AbbeyState {
+    pub(super) left: [u8; MAX_PLAYERS],
+}
+
+impl AbbeyState {
+    /// An abbey for each of `players` if the module is on.
+    pub(super) fn new(players: usize, on: bool) -> AbbeyState {
+        let mut left = [0; MAX_PLAYERS];
+        left[..players].fill(on as u8);
+        AbbeyState { left }
+    }
+}
+
 impl Game {
     /// Whether `p` holds an abbey and there is a hole for it (ABBEY-02), at a time abbeys may be placed.
     pub(super) fn can_place_abbey(&self, p: Player) -> bool {
         self.config.abbey.is_some()
-            && self.abbeys_left[p.index()] > 0
+            && self.abbey.left[p.index()] > 0
             && self.abbeys_playable()
             && self.board.holes().next().is_some()
     }
@@ -31,7 +46,7 @@ impl Game {
     /// Phase 1: the abbey into each hole (the abbey looks the same every way round: one orientation).
     pub(super) fn abbey_actions(&self, out: &mut Vec<Action>) {
         let Some(tile) = self.config.abbey else { return };
-        if self.abbeys_left[self.active.index()] == 0 || !self.abbeys_playable() {
+        if self.abbey.left[self.active.index()] == 0 || !self.abbeys_playable() {
             return;
         }
         out.extend(self.board.holes().map(|space| Action::Place { tile, space, rotation: Rotation::R0 }));
@@ -43,7 +58,7 @@ impl Game {
             let c = self.catalogue();
             return Err(IllegalReason::WrongTile { expected: c.def(abbey).id.clone(), given: c.def(tile).id.clone() });
         }
-        if self.abbeys_left[self.active.index()] == 0 || !self.abbeys_playable() {
+        if self.abbey.left[self.active.index()] == 0 || !self.abbeys_playable() {
             return Err(IllegalReason::NoAbbey);
         }
         if !self.board.is_hole(space) {
@@ -55,7 +70,7 @@ impl Game {
     /// Place the abbey: it closes every feature it faces (ABBEY-03, done by the board) and the turn goes on with
     /// phase 2 and scoring as after any tile (ABBEY-04..06).
     pub(super) fn place_abbey(&mut self, tile: TileKind, space: Space) {
-        self.abbeys_left[self.active.index()] -= 1;
+        self.abbey.left[self.active.index()] -= 1;
         self.completed.clear();
         let p = Placement::Square(Rotation::R0);
         self.board.place_unchecked(&self.config.catalogue, tile, space, p, &mut self.completed);

@@ -25,7 +25,7 @@ impl Game {
         let rules = &self.config.rules;
         let abbeys = self.config.abbey.is_some()
             && rules.abbey_endgame == AbbeyEndgame::ContinueUntilNoPlacement
-            && self.abbeys_left[..n].iter().any(|&a| a > 0);
+            && self.abbey.left[..n].iter().any(|&a| a > 0);
         let triangles = rules.modules.halflings
             && rules.halflings_endgame == HalflingsEndgame::ContinueUntilNoPlacement
             && self.halflings.hands[..n].iter().any(|h| !h.is_empty());
@@ -51,7 +51,7 @@ impl Game {
                 self.end.passes += 1;
             }
         }
-        let abbeys_held = self.abbeys_left[..n].iter().any(|&a| a > 0);
+        let abbeys_held = self.abbey.left[..n].iter().any(|&a| a > 0);
         if self.config.abbey.is_none() || self.config.rules.abbey_endgame != AbbeyEndgame::C1FinalRound || !abbeys_held
         {
             return false;
@@ -72,7 +72,7 @@ impl Game {
             self.active = self.next_player(self.active);
             self.turn += 1;
             self.end.final_round = Some(left);
-            if self.abbeys_left[self.active.index()] > 0 {
+            if self.abbey.left[self.active.index()] > 0 {
                 self.fairy_turn_point();
             }
             if self.can_place_abbey(self.active) {

@@ -51,17 +51,20 @@ pub use pieces::{PlacedBarn, PlacedMeeple};
 
 /// A game in progress. Cloning is cheap (a few small vectors; the catalogue is shared).
 ///
-/// `PartialEq` compares the whole state: board, scores, supplies, stack order, meeples and the pending decision.
-#[derive(Debug)]
+/// `PartialEq` compares the whole state: board, scores, supplies, stack order, meeples and the pending decision (not
+/// the events of the last action, a report rather than state; the configuration as the same one or an equal setup).
+/// It is derived, so a new field is compared without being listed anywhere.
+#[derive(Debug, PartialEq)]
 pub struct Game {
-    config: Arc<GameConfig>,
+    config: SharedConfig,
     board: Board,
     scores: [i32; MAX_PLAYERS],
     /// Followers in each player's supply, by [`MeepleKind`].
     supply: [[u8; MeepleKind::COUNT]; MAX_PLAYERS],
     /// The barns on the board, those in supply and this turn's (barn.rs).
     barn: barn::BarnState,
-    abbeys_left: [u8; MAX_PLAYERS],
+    /// The abbeys still held (abbey.rs).
+    abbey: abbey::AbbeyState,
     /// The dragon's space, its movement in progress and the tiles set aside (dragon.rs).
     dragon: dragon::DragonState,
     /// The fairy's space (fairy.rs).
@@ -72,8 +75,8 @@ pub struct Game {
     halflings: halflings::HalflingsState,
     /// State of the generator for in-game shuffles (the reshuffle at the first volcano, VAR-09 put-backs).
     rng: u64,
-    /// Wagons returned by this turn's scoring, in decision order.
-    wagons: Vec<PendingWagon>,
+    /// Wagons returned by this turn's scoring, in decision order (wagon.rs).
+    wagon: wagon::WagonState,
     /// The end game's count of passes, final round and last placer (endgame.rs).
     end: endgame::EndState,
     /// Remaining draw stack; the next tile is the last element.
@@ -86,9 +89,49 @@ pub struct Game {
     placed: Option<u8>,
     /// Features completed by this turn's placement, scored in phase 3.
     completed: Vec<SegmentId>,
-    events: Vec<Event>,
+    events: Report,
     discarded: u16,
     turn: u32,
+}
+
+/// The shared configuration (setup, catalogue, rules), equal when it is the same one or made from an equal setup.
+#[derive(Clone, Debug)]
+struct SharedConfig(Arc<GameConfig>);
+
+impl PartialEq for SharedConfig {
+    fn eq(&self, o: &SharedConfig) -> bool {
+        Arc::ptr_eq(&self.0, &o.0) || self.0.setup == o.0.setup
+    }
+}
+
+impl std::ops::Deref for SharedConfig {
+    type Target = Arc<GameConfig>;
+    fn deref(&self) -> &Arc<GameConfig> {
+        &self.0
+    }
+}
+
+/// The events of the last action: a report of what it did, not state, so two games that differ only here are equal.
+#[derive(Clone, Debug, Default)]
+struct Report(Vec<Event>);
+
+impl PartialEq for Report {
+    fn eq(&self, _: &Report) -> bool {
+        true
+    }
+}
+
+impl std::ops::Deref for Report {
+    type Target = Vec<Event>;
+    fn deref(&self) -> &Vec<Event> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Report {
+    fn deref_mut(&mut self) -> &mut Vec<Event> {
+        &mut self.0
+    }
 }
 
 impl Clone for Game {
@@ -99,13 +142,13 @@ impl Clone for Game {
             scores: self.scores,
             supply: self.supply,
             barn: self.barn.clone(),
-            abbeys_left: self.abbeys_left,
+            abbey: self.abbey,
             dragon: self.dragon.clone(),
             fairy: self.fairy,
             crop: self.crop,
             halflings: self.halflings.clone(),
             rng: self.rng,
-            wagons: self.wagons.clone(),
+            wagon: self.wagon.clone(),
             end: self.end,
             stack: self.stack.clone(),
             meeples: self.meeples.clone(),
@@ -129,13 +172,13 @@ impl Clone for Game {
             scores,
             supply,
             barn,
-            abbeys_left,
+            abbey,
             dragon,
             fairy,
             crop,
             halflings,
             rng,
-            wagons,
+            wagon,
             end,
             stack,
             meeples,
@@ -147,20 +190,20 @@ impl Clone for Game {
             discarded,
             turn,
         } = self;
-        if !Arc::ptr_eq(config, &o.config) {
-            *config = Arc::clone(&o.config);
+        if !Arc::ptr_eq(&config.0, &o.config.0) {
+            *config = o.config.clone();
         }
         board.clone_from(&o.board);
         *scores = o.scores;
         *supply = o.supply;
         barn.clone_from(&o.barn);
-        *abbeys_left = o.abbeys_left;
+        *abbey = o.abbey;
         dragon.clone_from(&o.dragon);
         *fairy = o.fairy;
         *crop = o.crop;
         halflings.clone_from(&o.halflings);
         *rng = o.rng;
-        wagons.clone_from(&o.wagons);
+        wagon.clone_from(&o.wagon);
         *end = o.end;
         stack.clone_from(&o.stack);
         meeples.clone_from(&o.meeples);
@@ -168,61 +211,9 @@ impl Clone for Game {
         steps.clone_from(&o.steps);
         *placed = o.placed;
         completed.clone_from(&o.completed);
-        events.clone_from(&o.events);
+        events.0.clone_from(&o.events.0);
         *discarded = o.discarded;
         *turn = o.turn;
-    }
-}
-
-impl PartialEq for Game {
-    /// Every field but the events of the last action (a report, not state). Every field is named (no `..`), so a new
-    /// one cannot be forgotten here.
-    fn eq(&self, o: &Game) -> bool {
-        let Game {
-            config,
-            board,
-            scores,
-            supply,
-            barn,
-            abbeys_left,
-            dragon,
-            fairy,
-            crop,
-            halflings,
-            rng,
-            wagons,
-            end,
-            stack,
-            meeples,
-            active,
-            steps,
-            placed,
-            completed,
-            events: _,
-            discarded,
-            turn,
-        } = self;
-        (Arc::ptr_eq(config, &o.config) || config.setup == o.config.setup)
-            && *board == o.board
-            && *scores == o.scores
-            && *supply == o.supply
-            && *barn == o.barn
-            && *abbeys_left == o.abbeys_left
-            && *dragon == o.dragon
-            && *fairy == o.fairy
-            && *crop == o.crop
-            && *halflings == o.halflings
-            && *rng == o.rng
-            && *wagons == o.wagons
-            && *end == o.end
-            && *stack == o.stack
-            && *meeples == o.meeples
-            && *active == o.active
-            && *steps == o.steps
-            && *placed == o.placed
-            && *completed == o.completed
-            && *discarded == o.discarded
-            && *turn == o.turn
     }
 }
 
@@ -246,18 +237,18 @@ impl Game {
     /// Start a game from a prepared configuration with this seed (cheap: for running many games of one setup).
     pub fn from_config(config: Arc<GameConfig>, seed: u64) -> Game {
         let mut g = Game {
-            config,
+            config: SharedConfig(config),
             board: Board::new(),
             scores: [0; MAX_PLAYERS],
             supply: [[0; MeepleKind::COUNT]; MAX_PLAYERS],
             barn: barn::BarnState::default(),
-            abbeys_left: [0; MAX_PLAYERS],
+            abbey: abbey::AbbeyState::default(),
             dragon: dragon::DragonState::default(),
             fairy: fairy::FairyState::default(),
             crop: crop::CropState::default(),
             halflings: halflings::HalflingsState::default(),
             rng: 0,
-            wagons: Vec::new(),
+            wagon: wagon::WagonState::default(),
             end: endgame::EndState::default(),
             stack: Vec::new(),
             meeples: Vec::with_capacity(16),
@@ -265,7 +256,7 @@ impl Game {
             steps: Vec::with_capacity(8),
             placed: None,
             completed: Vec::with_capacity(8),
-            events: Vec::with_capacity(8),
+            events: Report(Vec::with_capacity(8)),
             discarded: 0,
             turn: 1,
         };
@@ -297,14 +288,13 @@ impl Game {
         self.supply = [[0; MeepleKind::COUNT]; MAX_PLAYERS];
         self.supply[..n].fill([MEEPLES_PER_PLAYER, m.mayor as u8, m.wagon as u8]);
         self.barn.restart(n, m.barn);
-        self.abbeys_left = [0; MAX_PLAYERS];
-        self.abbeys_left[..n].fill(config.abbey.is_some() as u8);
+        self.abbey = abbey::AbbeyState::new(n, config.abbey.is_some());
         self.dragon.clear();
         self.fairy = fairy::FairyState::default();
         self.crop = crop::CropState::default();
         self.deal_triangles(seed);
         self.rng = seed ^ 0x9e37_79b9_7f4a_7c15;
-        self.wagons.clear();
+        self.wagon.pending.clear();
         self.end = endgame::EndState::default();
         config.shuffle_into(seed, &mut self.stack);
         self.meeples.clear();
@@ -328,7 +318,7 @@ impl Game {
 
     /// The shared configuration (setup, catalogue, rules).
     pub fn config(&self) -> &Arc<GameConfig> {
-        &self.config
+        &self.config.0
     }
 
     /// The tile kinds in play.
@@ -379,7 +369,7 @@ impl Game {
 
     /// Whether a player still holds their abbey.
     pub fn abbeys_left(&self, p: Player) -> u8 {
-        self.abbeys_left[p.index()]
+        self.abbey.left[p.index()]
     }
 
     /// The barns on the board.
@@ -471,7 +461,7 @@ impl Game {
 
     /// The events of the last action applied.
     pub fn last_events(&self) -> &[Event] {
-        &self.events
+        &self.events.0
     }
 
     /// The tile placed this turn, if any (its board tile number).
@@ -508,7 +498,7 @@ impl Game {
                 kind: DecisionKind::CropAnswer { action: self.crop.action },
             },
             Step::Wagon => Decision {
-                actor: Actor::Player(self.wagons.first().expect("a wagon step has a pending wagon").player),
+                actor: Actor::Player(self.wagon.pending.first().expect("a wagon step has a pending wagon").player),
                 kind: DecisionKind::MoveWagon,
             },
             Step::GameOver | Step::Score | Step::EndTurn => {
@@ -817,9 +807,9 @@ impl Game {
                 self.steps.pop();
             }
             Action::MoveWagon { segment } => {
-                let w = self.wagons.remove(0);
+                let w = self.wagon.pending.remove(0);
                 self.deploy(w.player, MeepleKind::Wagon, segment);
-                if self.wagons.is_empty() {
+                if self.wagon.pending.is_empty() {
                     self.steps.pop();
                 }
             }
@@ -830,8 +820,8 @@ impl Game {
                     *self.steps.last_mut().expect("phase 1 step") = next;
                 }
                 Step::Wagon => {
-                    self.wagons.remove(0);
-                    if self.wagons.is_empty() {
+                    self.wagon.pending.remove(0);
+                    if self.wagon.pending.is_empty() {
                         self.steps.pop();
                     }
                 }
@@ -965,7 +955,7 @@ impl Game {
                     self.steps.pop();
                     self.score_completed();
                     self.score_barn_fields();
-                    if !self.wagons.is_empty() {
+                    if !self.wagon.pending.is_empty() {
                         self.order_wagons();
                         self.steps.push(Step::Wagon);
                     }
@@ -976,14 +966,14 @@ impl Game {
                 }
                 Step::Wagon => {
                     // WAGON-08: a wagon with nowhere to go simply stays in the supply; its owner is not asked.
-                    if self.wagons.is_empty() || self.first_wagon_can_move() {
-                        if self.wagons.is_empty() {
+                    if self.wagon.pending.is_empty() || self.first_wagon_can_move() {
+                        if self.wagon.pending.is_empty() {
                             self.steps.pop();
                             continue;
                         }
                         return;
                     }
-                    self.wagons.remove(0);
+                    self.wagon.pending.remove(0);
                 }
                 Step::Dragon(_) => {
                     // DRAGON-07: a dead end ends the movement early.
@@ -1139,7 +1129,7 @@ impl Game {
             + self.completed.capacity() * std::mem::size_of::<SegmentId>()
             + self.events.capacity() * std::mem::size_of::<Event>()
             + self.barn.placed.capacity() * std::mem::size_of::<PlacedBarn>()
-            + self.wagons.capacity() * std::mem::size_of::<PendingWagon>()
+            + self.wagon.pending.capacity() * std::mem::size_of::<PendingWagon>()
             + self.dragon.path.capacity() * std::mem::size_of::<Space>()
             + self.dragon.set_aside.capacity() * std::mem::size_of::<TileKind>()
     }

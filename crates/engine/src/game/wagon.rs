@@ -10,18 +10,35 @@ use crate::catalogue::{RoadEnd, SegmentKind, Shape};
 use crate::geom::{Pos, Side, Space};
 use crate::rules::WagonMovement;
 
+/// Wagons returned by this turn's scoring, waiting for their owners' moves in decision order (WAGON-04).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct WagonState {
+    pub(super) pending: Vec<PendingWagon>,
+}
+
+impl Clone for WagonState {
+    fn clone(&self) -> WagonState {
+        WagonState { pending: self.pending.clone() }
+    }
+
+    /// Into the list already held (decision E-19): a search copies games without allocating.
+    fn clone_from(&mut self, o: &WagonState) {
+        self.pending.clone_from(&o.pending);
+    }
+}
+
 impl Game {
     /// A wagon went back to the supply after a phase-3 scoring: its owner will decide whether it moves.
     pub(super) fn wagon_returned(&mut self, m: PlacedMeeple, scored: SegmentId) {
         let (t, _) = self.board.segment_tile(m.segment);
         let from = self.board.tile(t).space;
-        self.wagons.push(PendingWagon { player: m.player, from, scored });
+        self.wagon.pending.push(PendingWagon { player: m.player, from, scored });
     }
 
     /// Clockwise from the active player (WAGON-04).
     pub(super) fn order_wagons(&mut self) {
         let (n, a) = (self.players() as u8, self.active.0);
-        self.wagons.sort_by_key(|w| (w.player.0 + n - a) % n);
+        self.wagon.pending.sort_by_key(|w| (w.player.0 + n - a) % n);
     }
 
     /// Whether the wagon may go onto this segment now: a wagon's kind of feature, incomplete, unoccupied (WAGON-05),
@@ -48,7 +65,7 @@ impl Game {
     /// Call `f` with each of the first pending wagon's destinations, in the listing's order, until it returns
     /// `true`; whether it did. Nothing is collected under the C2 rule, so asking allocates nothing there.
     fn for_each_wagon_target(&self, mut f: impl FnMut(SegmentId) -> bool) -> bool {
-        let Some(w) = self.wagons.first() else { return false };
+        let Some(w) = self.wagon.pending.first() else { return false };
         match self.config.rules.wagon_movement {
             WagonMovement::C2 => {
                 // WAGON-06: a segment on the wagon's own tile or the 8 around it (whole spaces, AMB-22).
