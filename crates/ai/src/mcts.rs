@@ -513,30 +513,29 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
     // its seat sees), and the root was filled with them: listing them again each iteration is wasted (with the
     // Halflings, three quarters of a search's time went to relisting the root's triangle placements).
     let root = tree.nodes[ni];
-    if node == tree.root && root.len > 0 && root.len == root.first_len {
+    let at_root = node == tree.root && root.len > 0 && root.len == root.first_len;
+    if at_root {
         debug_assert!({
             det.legal_actions_into(&mut tree.legal);
             tree.legal[..] == tree.actions(node)[..]
         });
-        tree.legal.clear();
-        tree.legal.extend_from_slice(&tree.acts[root.range()]);
     } else {
         det.legal_actions_into(&mut tree.legal);
-    }
-    if tree.legal.is_empty() {
-        return None;
-    }
-    if tree.nodes[ni].len == 0 {
-        let legal = std::mem::take(&mut tree.legal);
-        tree.fill(node, &legal);
-        tree.legal = legal;
-        let r = tree.nodes[ni].range();
-        tree.ords[r].shuffle(rng);
+        if tree.legal.is_empty() {
+            return None;
+        }
+        if tree.nodes[ni].len == 0 {
+            let legal = std::mem::take(&mut tree.legal);
+            tree.fill(node, &legal);
+            tree.legal = legal;
+            let r = tree.nodes[ni].range();
+            tree.ords[r].shuffle(rng);
+        }
     }
     // Which actions are available now, as indices into the node's actions.
     tree.avail.clear();
     let fl = tree.nodes[ni].first_len as usize;
-    if tree.legal.len() == fl && tree.legal[..] == tree.actions(node)[..fl] {
+    if at_root || (tree.legal.len() == fl && tree.legal[..] == tree.actions(node)[..fl]) {
         tree.avail.extend(0..fl as u32);
     } else {
         for k in 0..tree.legal.len() {
