@@ -376,7 +376,7 @@ impl Game {
             self.stack.extend(self.halflings.out_of_play.iter().copied().filter(|k| !is_triangle(k)));
             self.halflings.out_of_play.retain(is_triangle);
         }
-        self.stack.sort_unstable();
+        sort_kinds(&mut self.stack, cfg.catalogue.len());
         self.stack.shuffle(rng);
         self.halflings.out_of_play.extend(self.stack.drain(..under));
         self.rng = rng.random();
@@ -400,11 +400,52 @@ impl Game {
             self.halflings.hands[p].clear();
         }
         let pool = &mut self.halflings.out_of_play[kept..];
-        pool.sort_unstable();
+        sort_kinds(pool, cfg.catalogue.len());
         pool.shuffle(rng);
         for p in (0..n).filter(|&p| p != viewer.index()) {
             let at = self.halflings.out_of_play.len() - sizes[p];
             self.halflings.hands[p].extend(self.halflings.out_of_play.drain(at..));
+        }
+    }
+}
+
+/// Sort tiles by kind, as `sort_unstable` would (kinds are small numbers, so the order is the same whatever the
+/// method): by counting when the catalogue is small, which is several times cheaper for a stack of tens of tiles, and
+/// a determinization sorts the stack every iteration of a search.
+fn sort_kinds(v: &mut [TileKind], kinds: usize) {
+    const MAX: usize = 256;
+    if kinds > MAX || v.len() > u16::MAX as usize {
+        v.sort_unstable();
+        return;
+    }
+    let mut count = [0u16; MAX];
+    for k in v.iter() {
+        count[k.0 as usize] += 1;
+    }
+    let mut i = 0;
+    for (k, &c) in count[..kinds].iter().enumerate() {
+        v[i..i + c as usize].fill(TileKind(k as u16));
+        i += c as usize;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorting_by_kind_is_sorting() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for kinds in [1usize, 7, 100, 256, 300] {
+            for len in [0usize, 1, 5, 72, 400] {
+                let v: Vec<TileKind> =
+                    (0..len).map(|_| TileKind(rand::Rng::random_range(&mut rng, 0..kinds as u16))).collect();
+                let mut a = v.clone();
+                sort_kinds(&mut a, kinds);
+                let mut b = v;
+                b.sort_unstable();
+                assert_eq!(a, b, "{kinds} kinds, {len} tiles");
+            }
         }
     }
 }
