@@ -913,9 +913,8 @@ impl Board {
     /// The roots of the completed cities a field borders, each once (SPEC BASE-16).
     pub fn completed_cities_of_field(&self, cat: &Catalogue, field: SegmentId, out: &mut Vec<SegmentId>) {
         out.clear();
-        let mut set = RootSet::default();
         self.for_each_completed_city_of_field(cat, field, |r| {
-            if set.insert(r) {
+            if !out.contains(&r) {
                 out.push(r);
             }
         });

@@ -5,7 +5,7 @@
 use super::{Event, Game, IllegalReason, MAX_PLAYERS, PlacedBarn, Players, ScoreReason, ScoreTime, Scoring};
 use crate::action::Action;
 use crate::board::{Board, RootSet, SegmentId};
-use crate::catalogue::{MAX_SEGMENTS, SegmentKind};
+use crate::catalogue::SegmentKind;
 use crate::geom::Corner;
 
 /// The barns' part of a game's state (BARN-01..05).
@@ -130,21 +130,16 @@ impl Game {
         let Some(t) = self.placed else { return };
         let pt = *self.board.tile(t as usize);
         let n = self.catalogue().def(pt.kind).segments.len();
-        // The tile's fields, each once, in a fixed array (a tile has at most MAX_SEGMENTS segments): this runs at
-        // every scoring of a game with barns, a search's playouts included, and allocates nothing.
-        let mut roots = [SegmentId(0); MAX_SEGMENTS];
-        let mut len = 0;
+        // The tile's fields, each once, in order (a set held inline: this runs at every scoring of a game with barns,
+        // a search's playouts included).
+        let mut fields = RootSet::default();
         for i in 0..n {
-            let seg = SegmentId(pt.first_segment + i as u16);
-            let r = self.board.root(seg);
-            if self.board.kind(r) == SegmentKind::Field && !roots[..len].contains(&r) {
-                roots[len] = r;
-                len += 1;
+            let r = self.board.root(SegmentId(pt.first_segment + i as u16));
+            if self.board.kind(r) == SegmentKind::Field {
+                fields.insert(r);
             }
         }
-        let roots = &mut roots[..len];
-        roots.sort_unstable();
-        for &mut r in roots {
+        for &r in fields.sorted() {
             if self.board.barns_on(r) == 0 || self.board.meeples_on(r) == 0 {
                 continue;
             }
