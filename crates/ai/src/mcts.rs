@@ -74,6 +74,9 @@ pub struct MctsConfig {
     pub prior_visits: u32,
     /// Keep the tree when a decision follows straight from the bot's previous one (its meeple after its placement).
     pub reuse: bool,
+    /// Stop a thread's search once its most visited root action leads the next by more than the iterations it has
+    /// left: no iteration could change which action that thread's tree plays.
+    pub early: bool,
     /// The evaluation's constants.
     pub weights: Weights,
 }
@@ -94,6 +97,7 @@ impl Default for MctsConfig {
             prior_temperature: 4.0,
             prior_visits: 32,
             reuse: true,
+            early: false,
             weights: Weights::default(),
         }
     }
@@ -426,11 +430,13 @@ fn search(
     let mut buf = Vec::new();
     let mut done = 0u64;
     while done < iterations {
-        if let Some(d) = deadline
-            && done.is_multiple_of(32)
-            && Instant::now() >= d
-        {
-            break;
+        if done.is_multiple_of(32) {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            if cfg.early && iterations != u64::MAX && decided(tree, iterations - done) {
+                break;
+            }
         }
         det.clone_from(game);
         det.shuffle_hidden(me, &mut rng);
@@ -450,6 +456,23 @@ fn search(
         }
     }
     st
+}
+
+/// Whether the root's most visited child leads every other by more than `left` visits, so that no number of
+/// iterations up to `left` can change it.
+fn decided(tree: &Tree, left: u64) -> bool {
+    let (mut first, mut second) = (0u64, 0u64);
+    for e in 0..tree.nodes[tree.root as usize].len as usize {
+        let c = tree.child(tree.root, e);
+        let v = if c == NONE { 0 } else { u64::from(tree.nodes[c as usize].visits) };
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    first > second + left
 }
 
 /// Indices sorted by prior, best first, into `order` (stable: equal priors keep the engine's order).

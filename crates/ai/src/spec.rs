@@ -81,6 +81,9 @@ fn tuned() -> MctsConfig {
         widening: 2.0913,
         prior_weight: 0.2695,
         playout_turns: Some(3),
+        // Not tuned: a search stops once its choice cannot change (the same choice, sooner; docs/ai.md, "Stopping
+        // when decided").
+        early: true,
         weights: Weights {
             city_close: 20.8804,
             road_close: 21.1484,
@@ -183,6 +186,7 @@ impl Reference {
                 prior_temperature: 4.0,
                 prior_visits: 32,
                 reuse: true,
+                early: false,
                 weights: Weights {
                     city_close: 17.0,
                     road_close: 17.0,
@@ -234,7 +238,7 @@ pub struct SpecError {
 }
 
 /// The settings an MCTS spec may change, with one line each (for help texts).
-pub const MCTS_KEYS: [(&str, &str); 13] = [
+pub const MCTS_KEYS: [(&str, &str); 14] = [
     ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
     ("time", "time a decision: `500ms`, `2s`, or `none`"),
     ("threads", "threads searching (root parallelisation)"),
@@ -251,6 +255,7 @@ pub const MCTS_KEYS: [(&str, &str); 13] = [
     ("prior", "weight of the static evaluation's prior in selection"),
     ("prior_visits", "visits before a node computes its priors"),
     ("reuse", "keep the tree from a placement for the meeple decision that follows: true or false"),
+    ("early", "stop a search once its most visited action can no longer be overtaken: true or false"),
 ];
 
 impl BotSpec {
@@ -389,6 +394,13 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         let x: f32 = num(key, v)?;
         if (0.0..=MAX_SETTING).contains(&x) { Ok(x) } else { Err(format!("`{key}` must be from 0 to {MAX_SETTING}")) }
     }
+    fn boolean(key: &str, v: &str) -> Result<bool, String> {
+        match v {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("`{key}` is true or false, not `{v}`")),
+        }
+    }
     fn at_most<T: FromStr + PartialOrd + fmt::Display>(key: &str, v: &str, max: T) -> Result<T, String> {
         let x: T = num(key, v)?;
         if x <= max { Ok(x) } else { Err(format!("`{key}` is at most {max}")) }
@@ -430,13 +442,8 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         "widening" => c.widening = positive(key, v)?.max(0.01),
         "prior" => c.prior_weight = positive(key, v)?,
         "prior_visits" => c.prior_visits = at_most(key, v, 1_000_000)?,
-        "reuse" => {
-            c.reuse = match v {
-                "true" => true,
-                "false" => false,
-                _ => return Err(format!("`reuse` is true or false, not `{v}`")),
-            }
-        }
+        "reuse" => c.reuse = boolean(key, v)?,
+        "early" => c.early = boolean(key, v)?,
         _ => {
             let keys: Vec<&str> = MCTS_KEYS.iter().map(|(k, _)| *k).collect();
             return Err(format!(
@@ -620,6 +627,9 @@ impl fmt::Display for BotSpec {
         }
         if c.reuse != base.reuse {
             parts.push(format!("reuse={}", c.reuse));
+        }
+        if c.early != base.early {
+            parts.push(format!("early={}", c.early));
         }
         parts.extend(weight_settings(&c.weights, &base.weights));
         if parts.is_empty() { f.write_str(name) } else { write!(f, "{name}:{}", parts.join(",")) }

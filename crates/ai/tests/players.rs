@@ -230,3 +230,39 @@ fn the_tree_of_a_placement_is_kept_for_the_meeple_that_follows() {
         assert_eq!(visits as u64 > t.iterations, kept, "{s}: {visits} visits after {} iterations", t.iterations);
     }
 }
+
+#[test]
+fn a_search_stopped_when_decided_plays_what_the_whole_budget_would() {
+    // On one thread and without a kept tree, `early` may only save iterations: the most visited action at the stop
+    // leads by more than the iterations left, so the whole budget would have played it too.
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let (mut asked, mut saved) = (0, 0);
+    for seed in 0..12u64 {
+        let setup = if seed % 3 == 2 {
+            everything(2, seed)
+        } else {
+            let mut s = Setup::new(2);
+            s.seed = seed;
+            s
+        };
+        let mut game = Game::new(&setup).unwrap();
+        advance(&mut game, rng.random_range(0..120), &mut rng);
+        let Some(me) = to_player_decision(&mut game) else { continue };
+        if game.legal_actions().len() < 2 {
+            continue;
+        }
+        let whole = spec("mcts:iterations=3000,reuse=false").build(seed).think(&game, me).unwrap();
+        let early = spec("mcts:iterations=3000,reuse=false,early=true").build(seed).think(&game, me).unwrap();
+        assert_eq!(early.action, whole.action, "seed {seed}");
+        assert_eq!(whole.iterations, 3000);
+        assert!(early.iterations <= 3000);
+        let (top, next) = (early.candidates[0].visits, early.candidates.get(1).map_or(0, |c| c.visits));
+        if early.iterations < 3000 {
+            assert!(u64::from(top - next) > 3000 - early.iterations, "seed {seed}: stopped while undecided");
+            saved += 1;
+        }
+        asked += 1;
+    }
+    assert!(asked >= 8, "only {asked} positions");
+    assert!(saved > 0, "no search stopped early in {asked} positions");
+}
