@@ -77,6 +77,9 @@ pub struct MctsConfig {
     /// Stop a thread's search once its most visited root action leads the next by more than the iterations it has
     /// left: no iteration could change which action that thread's tree plays.
     pub early: bool,
+    /// With an iteration budget and `early`: the iterations a search left unused because it was decided are kept
+    /// for later decisions, and an undecided search may take up to its budget again from them (time management).
+    pub carry: bool,
     /// The evaluation's constants.
     pub weights: Weights,
 }
@@ -98,12 +101,15 @@ impl Default for MctsConfig {
             prior_visits: 32,
             reuse: true,
             early: false,
+            carry: false,
             weights: Weights::default(),
         }
     }
 }
 
 const NONE: u32 = u32::MAX;
+/// Most iterations kept for later decisions, in budgets of one decision ([`MctsConfig::carry`]).
+const MAX_BANK: u64 = 4;
 const CHANCE: u8 = u8::MAX;
 /// Most nodes one tree grows (about 100 bytes each plus their edges); beyond it, iterations only play out.
 const MAX_NODES: usize = 1 << 21;
@@ -280,6 +286,8 @@ struct RootStats {
     visits: Vec<u32>,
     reward: Vec<f64>,
     iterations: u64,
+    /// Whether the time ran out before the iterations.
+    timed_out: bool,
 }
 
 /// The information-set MCTS player.
@@ -296,6 +304,8 @@ pub struct MctsBot {
     /// The last decision's position and the action chosen there, to keep the tree when the next decision follows
     /// straight from it (a placement, then the meeple).
     last: Option<(Game, Action)>,
+    /// Iterations kept from decided searches for later ones ([`MctsConfig::carry`]).
+    bank: u64,
 }
 
 impl MctsBot {
@@ -309,6 +319,7 @@ impl MctsBot {
             trees: Vec::new(),
             turn: TurnSearch::new(config.weights),
             last: None,
+            bank: 0,
         }
     }
 }
@@ -357,7 +368,9 @@ impl Bot for MctsBot {
         self.trees.resize_with(threads, Tree::default);
         // A time past what the clock can hold is no deadline at all.
         let deadline = cfg.budget.time.and_then(|t| start.checked_add(t));
-        let total = cfg.budget.iterations.unwrap_or(if deadline.is_some() { u64::MAX } else { 1000 });
+        let budget = cfg.budget.iterations.unwrap_or(if deadline.is_some() { u64::MAX } else { 1000 });
+        let carry = cfg.carry && cfg.early && cfg.budget.iterations.is_some();
+        let total = if carry { budget + self.bank.min(budget) } else { budget };
         let share = |i: usize| total / threads as u64 + u64::from((i as u64) < total % threads as u64);
         let stats: Vec<RootStats> = if threads == 1 {
             vec![search(&mut self.trees[0], &cfg, game, me, &legal, &priors, seeds[0], share(0), deadline)]
@@ -379,13 +392,23 @@ impl Bot for MctsBot {
             legal.iter().map(|&action| Candidate { action, visits: 0, value: 0.0 }).collect();
         let mut rewards = vec![0f64; legal.len()];
         let mut iterations = 0;
+        let mut timed_out = false;
         for st in &stats {
             iterations += st.iterations;
+            timed_out |= st.timed_out;
             for (i, a) in st.actions.iter().enumerate() {
                 if let Some(j) = legal.iter().position(|x| x == a) {
                     candidates[j].visits += st.visits[i];
                     rewards[j] += st.reward[i];
                 }
+            }
+        }
+        if carry {
+            // Only what a decided search left is kept: iterations the clock cut off were not saved.
+            if iterations > budget {
+                self.bank -= iterations - budget;
+            } else if !timed_out {
+                self.bank = (self.bank + budget - iterations).min(MAX_BANK * budget);
             }
         }
         for (c, r) in candidates.iter_mut().zip(&rewards) {
@@ -429,9 +452,11 @@ fn search(
     let mut det = game.clone();
     let mut buf = Vec::new();
     let mut done = 0u64;
+    let mut timed_out = false;
     while done < iterations {
         if done.is_multiple_of(32) {
             if deadline.is_some_and(|d| Instant::now() >= d) {
+                timed_out = true;
                 break;
             }
             if cfg.early && iterations != u64::MAX && decided(tree, iterations - done) {
@@ -443,7 +468,7 @@ fn search(
         iterate(tree, cfg, &mut det, &mut rng, &mut buf);
         done += 1;
     }
-    let mut st = RootStats { iterations: done, ..RootStats::default() };
+    let mut st = RootStats { iterations: done, timed_out, ..RootStats::default() };
     for (i, &a) in tree.actions(tree.root).iter().enumerate() {
         let c = tree.child(tree.root, i);
         st.actions.push(a);

@@ -187,6 +187,7 @@ impl Reference {
                 prior_visits: 32,
                 reuse: true,
                 early: false,
+                carry: false,
                 weights: Weights {
                     city_close: 17.0,
                     road_close: 17.0,
@@ -238,7 +239,7 @@ pub struct SpecError {
 }
 
 /// The settings an MCTS spec may change, with one line each (for help texts).
-pub const MCTS_KEYS: [(&str, &str); 14] = [
+pub const MCTS_KEYS: [(&str, &str); 15] = [
     ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
     ("time", "time a decision: `500ms`, `2s`, or `none`"),
     ("threads", "threads searching (root parallelisation)"),
@@ -256,6 +257,7 @@ pub const MCTS_KEYS: [(&str, &str); 14] = [
     ("prior_visits", "visits before a node computes its priors"),
     ("reuse", "keep the tree from a placement for the meeple decision that follows: true or false"),
     ("early", "stop a search once its most visited action can no longer be overtaken: true or false"),
+    ("carry", "with early: iterations a decided search left go to later undecided ones: true or false"),
 ];
 
 impl BotSpec {
@@ -444,6 +446,7 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         "prior_visits" => c.prior_visits = at_most(key, v, 1_000_000)?,
         "reuse" => c.reuse = boolean(key, v)?,
         "early" => c.early = boolean(key, v)?,
+        "carry" => c.carry = boolean(key, v)?,
         _ => {
             let keys: Vec<&str> = MCTS_KEYS.iter().map(|(k, _)| *k).collect();
             return Err(format!(
@@ -630,6 +633,9 @@ impl fmt::Display for BotSpec {
         }
         if c.early != base.early {
             parts.push(format!("early={}", c.early));
+        }
+        if c.carry != base.carry {
+            parts.push(format!("carry={}", c.carry));
         }
         parts.extend(weight_settings(&c.weights, &base.weights));
         if parts.is_empty() { f.write_str(name) } else { write!(f, "{name}:{}", parts.join(",")) }

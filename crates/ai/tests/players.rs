@@ -266,3 +266,26 @@ fn a_search_stopped_when_decided_plays_what_the_whole_budget_would() {
     assert!(asked >= 8, "only {asked} positions");
     assert!(saved > 0, "no search stopped early in {asked} positions");
 }
+
+#[test]
+fn iterations_a_decided_search_left_go_to_later_ones() {
+    // With `carry`, a decided search banks what it did not use and an undecided one draws on it: over a game the
+    // searches use no more than their budgets in all, and some use more than one budget.
+    let mut setup = Setup::new(2);
+    setup.seed = 3;
+    let mut game = Game::new(&setup).unwrap();
+    let mut bot = spec("mcts:iterations=600,early=true,carry=true").build(3);
+    let (mut searched, mut used, mut most) = (0u64, 0u64, 0u64);
+    while let Some(me) = to_player_decision(&mut game) {
+        let t = bot.think(&game, me).unwrap();
+        if t.iterations > 0 {
+            searched += 1;
+            used += t.iterations;
+            most = most.max(t.iterations);
+            assert!(t.iterations <= 1200, "at most a budget from the bank: {}", t.iterations);
+            assert!(used <= 600 * searched, "{used} iterations in {searched} searches");
+        }
+        game.apply(t.action).unwrap();
+    }
+    assert!(most > 600, "no search drew on the bank");
+}

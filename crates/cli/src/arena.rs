@@ -84,6 +84,7 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   prior_visits  visits before a node computes its priors
   reuse         keep the tree from a placement for the meeple decision that follows: true or false
   early         stop a search once its most visited action can no longer be overtaken: true or false
+  carry         with early: iterations a decided search left go to later undecided ones: true or false
 greedy and mcts also take the evaluation's constants (greedy:city_close=12): city_close, road_close,
 extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent, pace, fairy_turns.";
 
