@@ -54,6 +54,10 @@ pub struct Weights {
     /// (the evaluation as it was; the default and `hard@1`'s), which makes the fairy worth tens of points early in
     /// the game and sets bots fighting over it turn after turn instead of deploying.
     pub fairy_turns: f32,
+    /// Cities a field is expected to gain before the end, per square root of its segments, at the start of the game
+    /// (scaled like a city's chance of completion by the turns left). A field counts only the cities it borders now,
+    /// so without this an early farmer looks worth little. `0` (the default and `hard@1`'s) counts none.
+    pub field_growth: f32,
 }
 
 impl Default for Weights {
@@ -73,6 +77,7 @@ impl Default for Weights {
             best_opponent: 0.5,
             pace: 0.0,
             fairy_turns: 0.0,
+            field_growth: 0.0,
         }
     }
 }
@@ -229,7 +234,9 @@ impl Evaluator {
         let board = game.board();
         let cat = game.catalogue();
         self.cities.clear();
+        let mut members = 0u32;
         for m in board.members(field) {
+            members += 1;
             let (t, local) = board.segment_tile(m);
             let pt = board.tile(t);
             for &c in &cat.def(pt.kind).segments[local as usize].cities {
@@ -239,7 +246,16 @@ impl Evaluator {
                 }
             }
         }
-        self.cities.iter().map(|&c| if board.is_complete(c) { 1.0 } else { chance(city, board.open_ends(c)) }).sum()
+        let now: f32 = self
+            .cities
+            .iter()
+            .map(|&c| if board.is_complete(c) { 1.0 } else { chance(city, board.open_ends(c)) })
+            .sum();
+        if self.weights.field_growth > 0.0 {
+            now + self.weights.field_growth * city * (members as f32).sqrt()
+        } else {
+            now
+        }
     }
 
     /// `me`'s margin: their expected points minus a blend of the best and the mean of the other players'.
@@ -324,5 +340,45 @@ mod tests {
             }
         }
         assert!(checked >= 10, "only {checked} games put the fairy on a meeple");
+    }
+
+    /// `field_growth` adds future cities to a field held by a farmer: the farmer's owner gains while tiles are
+    /// left, the other player's estimate does not change, and with the stack empty (the last placement's phase 2)
+    /// nothing is added.
+    #[test]
+    fn a_held_field_grows_while_tiles_are_left() {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
+        let mut buf = Vec::new();
+        let grown = Weights { field_growth: 1.0, ..Weights::default() };
+        let (mut gained, mut at_end) = (0, 0);
+        for seed in 0..30 {
+            let mut s = Setup::new(2);
+            s.seed = seed;
+            let mut g = Game::new(&s).unwrap();
+            while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                g.apply_unchecked(a);
+                let farmers: Vec<Player> = g
+                    .meeples()
+                    .iter()
+                    .filter(|m| g.board().kind(m.segment) == SegmentKind::Field)
+                    .map(|m| m.player)
+                    .collect();
+                if farmers.len() != 1 || g.is_over() {
+                    continue;
+                }
+                let owner = farmers[0].index();
+                let plain = Evaluator::new(Weights::default()).points(&g);
+                let more = Evaluator::new(grown).points(&g);
+                assert_eq!(plain[1 - owner], more[1 - owner]);
+                if g.stack_len() > 0 {
+                    assert!(more[owner] > plain[owner], "no gain with {} tiles left", g.stack_len());
+                    gained += 1;
+                } else {
+                    assert_eq!(more[owner], plain[owner]);
+                    at_end += 1;
+                }
+            }
+        }
+        assert!(gained >= 100, "only {gained} positions with a lone farmer ({at_end} with the stack empty)");
     }
 }

@@ -145,6 +145,7 @@ fn for_many(c: &MctsConfig) -> MctsConfig {
     back!(weights.best_opponent);
     back!(weights.pace);
     back!(weights.fairy_turns);
+    back!(weights.field_growth);
     m
 }
 
@@ -203,6 +204,7 @@ impl Reference {
                     best_opponent: 0.5,
                     pace: 0.0,
                     fairy_turns: 0.0,
+                    field_growth: 0.0,
                 },
             },
         }
@@ -327,7 +329,7 @@ fn parse_duration(v: &str) -> Option<Duration> {
 }
 
 /// The evaluation's constants by name, as specs change them.
-fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 13] {
+fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 14] {
     [
         ("city_close", &mut w.city_close),
         ("road_close", &mut w.road_close),
@@ -342,6 +344,7 @@ fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 13] {
         ("best_opponent", &mut w.best_opponent),
         ("pace", &mut w.pace),
         ("fairy_turns", &mut w.fairy_turns),
+        ("field_growth", &mut w.field_growth),
     ]
 }
 

@@ -86,7 +86,8 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   early         stop a search once its most visited action can no longer be overtaken: true or false
   carry         with early: iterations a decided search left go to later undecided ones: true or false
 greedy and mcts also take the evaluation's constants (greedy:city_close=12): city_close, road_close,
-extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent, pace, fairy_turns.";
+extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent, pace, fairy_turns,
+field_growth.";
 
 pub(crate) fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
     // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.

@@ -245,6 +245,10 @@ fn bench_ai(a: &BenchArgs) -> Result<String> {
             let mut cfg: MctsConfig = Level::Hard.config();
             cfg.threads = threads;
             cfg.budget = carcassonne_ai::Budget { iterations: Some(a.iterations), time: None };
+            // Every search runs its whole budget: this measures the speed of an iteration, not how often a search
+            // can stop early (`early` saves iterations, not time per iteration).
+            cfg.early = false;
+            cfg.carry = false;
             let mut iterations = 0u64;
             let mut secs = 0.0;
             for (i, (p, me)) in positions.iter().enumerate() {
