@@ -166,6 +166,9 @@ struct Tree {
     eval: Evaluator,
     /// A game to try actions and playout steps on.
     scratch: Option<Game>,
+    /// `ln(i)` for every availability count `i` met so far: UCB1 takes a logarithm per child per selection, and a
+    /// table of the same values is exact and cheaper.
+    ln: Vec<f32>,
 }
 
 impl Tree {
@@ -625,7 +628,14 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
             }
         }
     }
-    // UCB1 over the available children, with availability in place of the parent's visits.
+    // UCB1 over the available children, with availability in place of the parent's visits. No child has been
+    // available more often than its parent has been visited, so the table of logarithms is grown to that first.
+    while tree.ln.len() <= n.visits as usize + 1 {
+        let i = tree.ln.len();
+        tree.ln.push((i.max(1) as f32).ln());
+    }
+    let ln = &tree.ln;
+    let kids = &tree.kids[start..start + len];
     let bias = if n.bias == NONE { &[][..] } else { &tree.biases[n.bias as usize..(n.bias + n.first_len) as usize] };
     let mut best = (f32::MIN, usize::MAX);
     for &e in &tree.avail {
@@ -636,7 +646,9 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
         let ch = &tree.nodes[c as usize];
         let visits = ch.visits.max(1) as f32;
         let mean = ch.reward as f32 / visits;
-        let explore = cfg.exploration * ((ch.avail.max(1) as f32).ln() / visits).sqrt();
+        let avail = ch.avail.max(1);
+        let ln_avail = ln.get(avail as usize).copied().unwrap_or_else(|| (avail as f32).ln());
+        let explore = cfg.exploration * (ln_avail / visits).sqrt();
         let bias = bias.get(e as usize).map_or(0.0, |b| b / (visits + 1.0));
         let score = mean + explore + bias;
         if score > best.0 {

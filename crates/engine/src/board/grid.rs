@@ -156,6 +156,27 @@ impl Grid {
         self.index(s).expect("the grid covers the space after growing")
     }
 
+    /// How many of the 8 spaces around `s` hold at least one tile: by index when the block lies inside the grid (a
+    /// monastery's neighbours are counted at every placement near it and in every evaluation).
+    #[inline]
+    pub(super) fn filled_around(&self, s: Space) -> u32 {
+        let (dx, dy) = (s.x.wrapping_sub(self.x0), s.y.wrapping_sub(self.y0));
+        if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
+            return s.neighbourhood().iter().filter(|&&q| self.get(q).is_filled()).count() as u32;
+        }
+        let w = self.w as usize;
+        let i = dy as usize * w + dx as usize;
+        let filled = |j: usize| self.cells[j].is_filled() as u32;
+        filled(i - w - 1)
+            + filled(i - w)
+            + filled(i - w + 1)
+            + filled(i - 1)
+            + filled(i + 1)
+            + filled(i + w - 1)
+            + filled(i + w)
+            + filled(i + w + 1)
+    }
+
     /// The index of the neighbour across `side` of the cell at index `i` (which must not be on the grid's border).
     #[inline]
     pub(super) fn step_index(&self, i: usize, side: Side) -> usize {

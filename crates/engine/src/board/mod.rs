@@ -633,7 +633,7 @@ impl Board {
 
     /// Number of the 8 spaces around `s` that hold at least one tile.
     pub fn filled_neighbours(&self, s: Space) -> u32 {
-        s.neighbourhood().iter().filter(|&&q| self.grid.get(q).is_filled()).count() as u32
+        self.grid.filled_around(s)
     }
 
     /// The root of a segment's feature.

@@ -218,3 +218,34 @@ fn a_root_set_holds_each_root_once_inline_and_beyond() {
     }
     assert_eq!(small.sorted(), &[SegmentId(3), SegmentId(5), SegmentId(9)]);
 }
+
+/// Counting a space's filled neighbours by grid index agrees with looking up each of the 8 spaces, at the grid's
+/// edges too.
+#[test]
+fn filled_neighbours_by_index_agree_with_lookups() {
+    use crate::{Game, Setup};
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    let mut buf = Vec::new();
+    let mut checked = 0;
+    for seed in 0..4 {
+        let mut s = Setup::new(2);
+        s.seed = seed;
+        let mut g = Game::new(&s).unwrap();
+        while let Some(a) = g.random_action(&mut rng, &mut buf) {
+            g.apply_unchecked(a);
+            let b = g.board();
+            for t in b.tiles() {
+                for dx in -2..=2 {
+                    for dy in -2..=2 {
+                        let q = Space::new(t.space.x + dx, t.space.y + dy);
+                        let slow = q.neighbourhood().iter().filter(|&&n| b.grid.get(n).is_filled()).count() as u32;
+                        assert_eq!(b.filled_neighbours(q), slow, "{q:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000);
+}
