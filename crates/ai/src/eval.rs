@@ -159,7 +159,7 @@ impl Evaluator {
                     let ends = board.open_ends(h.root);
                     let open = ends as f32;
                     let p = chance(if kind == SegmentKind::Road { road } else { city }, ends);
-                    let (tiles, _) = board.tiles_and_spaces(h.root);
+                    let tiles = board.tile_count(h.root);
                     let grown = tiles as f32 + w.growth * open;
                     let v = if kind == SegmentKind::Road {
                         p * grown + (1.0 - p) * tiles as f32

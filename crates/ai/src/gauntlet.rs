@@ -163,12 +163,12 @@ impl StyleBot {
         for (root, strength, followers) in &held {
             let (worth, chance) = match board.kind(*root) {
                 SegmentKind::Road => {
-                    let (tiles, _) = board.tiles_and_spaces(*root);
+                    let tiles = board.tile_count(*root);
                     let c = self.chance(board.open_ends(*root), turns);
                     (tiles as f32 + c * board.open_ends(*root) as f32 * 0.5, c)
                 }
                 SegmentKind::City => {
-                    let (tiles, _) = board.tiles_and_spaces(*root);
+                    let tiles = board.tile_count(*root);
                     let size = tiles as f32 + board.pennants_of(*root) as f32;
                     let c = self.chance(board.open_ends(*root), turns);
                     (size * (1.0 + c), c)

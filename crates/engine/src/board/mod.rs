@@ -861,8 +861,15 @@ impl Board {
         [(s, c), (sa, ca), (sab, cab), (sb, cb)]
     }
 
-    /// Distinct tiles and distinct spaces covered by a feature.
-    pub fn tiles_and_spaces(&self, s: SegmentId) -> (u16, u16) {
+    /// Distinct tiles covered by a feature (the first half of [`Board::tiles_and_spaces`], without its walk over
+    /// the board for triangles sharing a space: an evaluation that needs only the tiles asks this).
+    pub fn tile_count(&self, s: SegmentId) -> u16 {
+        self.member_tiles(s).1
+    }
+
+    /// The set of tiles a feature's members lie on (a bit per tile number) and how many there are.
+    #[inline]
+    fn member_tiles(&self, s: SegmentId) -> ([u64; 4], u16) {
         let mut tiles = [0u64; 4];
         let mut nt = 0u16;
         for m in self.members(s) {
@@ -872,6 +879,12 @@ impl Board {
                 nt += 1;
             }
         }
+        (tiles, nt)
+    }
+
+    /// Distinct tiles and distinct spaces covered by a feature.
+    pub fn tiles_and_spaces(&self, s: SegmentId) -> (u16, u16) {
+        let (tiles, nt) = self.member_tiles(s);
         if !self.has_triangles {
             return (nt, nt);
         }

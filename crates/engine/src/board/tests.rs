@@ -249,3 +249,30 @@ fn filled_neighbours_by_index_agree_with_lookups() {
     }
     assert!(checked > 10_000);
 }
+
+/// A feature's tile count alone is the first half of its tiles and spaces, triangles included.
+#[test]
+fn tile_counts_agree_with_tiles_and_spaces() {
+    use crate::{Game, Setup};
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+    let mut buf = Vec::new();
+    let mut triangles = 0;
+    for seed in 0..3 {
+        let mut s = Setup::new(3);
+        s.seed = seed;
+        s.sets = ["base", "half"].map(String::from).to_vec();
+        s.rules.set("modules.halflings", "true").unwrap();
+        let mut g = Game::new(&s).unwrap();
+        while let Some(a) = g.random_action(&mut rng, &mut buf) {
+            g.apply_unchecked(a);
+        }
+        let b = g.board();
+        triangles += b.tiles().iter().filter(|t| matches!(t.placement, Placement::Triangle(_))).count();
+        for i in 0..b.segment_count() {
+            let seg = SegmentId(i as u16);
+            assert_eq!(b.tile_count(seg), b.tiles_and_spaces(seg).0);
+        }
+    }
+    assert!(triangles > 0, "no triangle was placed");
+}
