@@ -219,60 +219,58 @@ fn a_root_set_holds_each_root_once_inline_and_beyond() {
     assert_eq!(small.sorted(), &[SegmentId(3), SegmentId(5), SegmentId(9)]);
 }
 
+/// Play random games of `setup` under seeds `0..games`, calling `each` after every action.
+fn random_positions(mut setup: crate::Setup, games: u64, rng_seed: u64, mut each: impl FnMut(&crate::Game)) {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(rng_seed);
+    let mut buf = Vec::new();
+    for seed in 0..games {
+        setup.seed = seed;
+        let mut g = crate::Game::new(&setup).unwrap();
+        while let Some(a) = g.random_action(&mut rng, &mut buf) {
+            g.apply_unchecked(a);
+            each(&g);
+        }
+    }
+}
+
 /// Counting a space's filled neighbours by grid index agrees with looking up each of the 8 spaces, at the grid's
 /// edges too.
 #[test]
 fn filled_neighbours_by_index_agree_with_lookups() {
-    use crate::{Game, Setup};
-    use rand::SeedableRng;
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
-    let mut buf = Vec::new();
     let mut checked = 0;
-    for seed in 0..4 {
-        let mut s = Setup::new(2);
-        s.seed = seed;
-        let mut g = Game::new(&s).unwrap();
-        while let Some(a) = g.random_action(&mut rng, &mut buf) {
-            g.apply_unchecked(a);
-            let b = g.board();
-            for t in b.tiles() {
-                for dx in -2..=2 {
-                    for dy in -2..=2 {
-                        let q = Space::new(t.space.x + dx, t.space.y + dy);
-                        let slow = q.neighbourhood().iter().filter(|&&n| b.grid.get(n).is_filled()).count() as u32;
-                        assert_eq!(b.filled_neighbours(q), slow, "{q:?}");
-                        checked += 1;
-                    }
+    random_positions(crate::Setup::new(2), 4, 11, |g| {
+        let b = g.board();
+        for t in b.tiles() {
+            for dx in -2..=2 {
+                for dy in -2..=2 {
+                    let q = Space::new(t.space.x + dx, t.space.y + dy);
+                    let slow = q.neighbourhood().iter().filter(|&&n| b.grid.get(n).is_filled()).count() as u32;
+                    assert_eq!(b.filled_neighbours(q), slow, "{q:?}");
+                    checked += 1;
                 }
             }
         }
-    }
+    });
     assert!(checked > 10_000);
 }
 
 /// A feature's tile count alone is the first half of its tiles and spaces, triangles included.
 #[test]
 fn tile_counts_agree_with_tiles_and_spaces() {
-    use crate::{Game, Setup};
-    use rand::SeedableRng;
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
-    let mut buf = Vec::new();
+    let mut s = crate::Setup::new(3);
+    s.sets = ["base", "half"].map(String::from).to_vec();
+    s.rules.set("modules.halflings", "true").unwrap();
     let mut triangles = 0;
-    for seed in 0..3 {
-        let mut s = Setup::new(3);
-        s.seed = seed;
-        s.sets = ["base", "half"].map(String::from).to_vec();
-        s.rules.set("modules.halflings", "true").unwrap();
-        let mut g = Game::new(&s).unwrap();
-        while let Some(a) = g.random_action(&mut rng, &mut buf) {
-            g.apply_unchecked(a);
-        }
+    random_positions(s, 3, 5, |g| {
         let b = g.board();
-        triangles += b.tiles().iter().filter(|t| matches!(t.placement, Placement::Triangle(_))).count();
+        if g.is_over() {
+            triangles += b.tiles().iter().filter(|t| matches!(t.placement, Placement::Triangle(_))).count();
+        }
         for i in 0..b.segment_count() {
             let seg = SegmentId(i as u16);
             assert_eq!(b.tile_count(seg), b.tiles_and_spaces(seg).0);
         }
-    }
+    });
     assert!(triangles > 0, "no triangle was placed");
 }
