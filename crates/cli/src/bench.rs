@@ -148,7 +148,7 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
         black_box(black_box(&mid).clone());
     }
     let clone_ns = t.elapsed().as_nanos() as f64 / clones as f64;
-    let bytes = mid.state_bytes();
+    let (bytes, in_use) = (mid.state_bytes(), mid.state_bytes_in_use());
     let games = per_round * a.rounds;
     let figures = |c: &Config| {
         let mut r = c.rates.clone();
@@ -171,7 +171,8 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
             out,
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
-                "configurations": rows, "mid_game_state_bytes": bytes, "clone_ns": clone_ns,
+                "configurations": rows, "mid_game_state_bytes": bytes,
+                "mid_game_state_bytes_in_use": in_use, "clone_ns": clone_ns,
             }))?
         );
     } else {
@@ -185,7 +186,10 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<String> {
                 c.seconds
             );
         }
-        outln!(out, "mid-game base state (35 tiles placed): {bytes} bytes; clone: {clone_ns:.0} ns");
+        outln!(
+            out,
+            "mid-game base state (35 tiles placed): {bytes} bytes held, {in_use} in use; clone: {clone_ns:.0} ns"
+        );
     }
     Ok(out)
 }
@@ -314,6 +318,10 @@ fn figures_of(v: &serde_json::Value) -> Result<Vec<(String, bool, f64)>> {
             out.push((format!("{name}: games/s"), true, num(r, "games_per_second_best_round")?));
         }
         out.push(("mid-game base state: bytes".into(), false, num(v, "mid_game_state_bytes")?));
+        // Older builds print only what is held.
+        if let Ok(n) = num(v, "mid_game_state_bytes_in_use") {
+            out.push(("mid-game base state: bytes in use".into(), false, n));
+        }
         out.push(("mid-game base state: clone ns".into(), false, num(v, "clone_ns")?));
     } else {
         anyhow::bail!("the bench output has neither `configurations` nor `mcts`");

@@ -205,8 +205,8 @@ impl Grid {
         self.cells.fill(Cell::BLANK);
     }
 
-    /// Bytes held by the cells.
-    pub(super) fn heap_bytes(&self) -> usize {
-        self.cells.capacity() * std::mem::size_of::<Cell>()
+    /// Bytes held by the cells (all of them in use: the grid is the rectangle it covers).
+    pub(super) fn heap_bytes(&self, in_use: bool) -> usize {
+        super::vec_bytes(&self.cells, in_use)
     }
 }

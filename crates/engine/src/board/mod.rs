@@ -1039,14 +1039,19 @@ impl Board {
         Ok(())
     }
 
-    /// Rough heap bytes held (for the state-size report).
-    pub fn heap_bytes(&self) -> usize {
-        self.grid.heap_bytes()
-            + self.tiles.capacity() * std::mem::size_of::<PlacedTile>()
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.frontier.capacity() * std::mem::size_of::<FrontierSpace>()
-            + self.open_monasteries.capacity() * 6
+    /// Rough heap bytes held, or with `in_use` only those of the elements present (for the state-size report).
+    pub fn heap_bytes(&self, in_use: bool) -> usize {
+        self.grid.heap_bytes(in_use)
+            + vec_bytes(&self.tiles, in_use)
+            + vec_bytes(&self.nodes, in_use)
+            + vec_bytes(&self.frontier, in_use)
+            + vec_bytes(&self.open_monasteries, in_use)
     }
+}
+
+/// Bytes of a vector's elements: the room it holds, or with `in_use` only the elements present.
+pub(crate) fn vec_bytes<T>(v: &Vec<T>, in_use: bool) -> usize {
+    (if in_use { v.len() } else { v.capacity() }) * std::mem::size_of::<T>()
 }
 
 /// The distinct orientations of a square tile kind (smallest rotation of each) and their packed edges.

@@ -1119,18 +1119,29 @@ impl Game {
         Ok(())
     }
 
-    /// A rough size of the state in bytes: the struct plus what its vectors hold.
+    /// A rough size of the state in bytes: the struct plus the room its vectors hold.
     pub fn state_bytes(&self) -> usize {
+        self.bytes(false)
+    }
+
+    /// The part of [`Game::state_bytes`] in use: the struct plus its vectors' elements, not their spare room (what a
+    /// step reads and writes, so what has to fit in the caches).
+    pub fn state_bytes_in_use(&self) -> usize {
+        self.bytes(true)
+    }
+
+    fn bytes(&self, in_use: bool) -> usize {
+        use crate::board::vec_bytes as v;
         std::mem::size_of::<Game>()
-            + self.board.heap_bytes()
-            + self.stack.capacity() * std::mem::size_of::<TileKind>()
-            + self.meeples.capacity() * std::mem::size_of::<PlacedMeeple>()
-            + self.steps.capacity() * std::mem::size_of::<Step>()
-            + self.completed.capacity() * std::mem::size_of::<SegmentId>()
-            + self.events.capacity() * std::mem::size_of::<Event>()
-            + self.barn.placed.capacity() * std::mem::size_of::<PlacedBarn>()
-            + self.wagon.pending.capacity() * std::mem::size_of::<PendingWagon>()
-            + self.dragon.path.capacity() * std::mem::size_of::<Space>()
-            + self.dragon.set_aside.capacity() * std::mem::size_of::<TileKind>()
+            + self.board.heap_bytes(in_use)
+            + v(&self.stack, in_use)
+            + v(&self.meeples, in_use)
+            + v(&self.steps, in_use)
+            + v(&self.completed, in_use)
+            + v(&self.events, in_use)
+            + v(&self.barn.placed, in_use)
+            + v(&self.wagon.pending, in_use)
+            + v(&self.dragon.path, in_use)
+            + v(&self.dragon.set_aside, in_use)
     }
 }
