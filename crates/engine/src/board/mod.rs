@@ -78,22 +78,53 @@ struct Node {
     next: u16,
     tile: u8,
     local: u8,
-    kind: SegmentKind,
-    complete: bool,
+    /// The segment's kind (`SegmentKind as u8`), with [`Node::COMPLETE`] added once the feature is complete: one
+    /// byte, so that a node takes 12 bytes.
+    kind_complete: u8,
     pennants: u8,
     meeples: u8,
     barns: u8,
     open: u16,
 }
 
+impl FrontierSpace {
+    /// `0xFF` in each byte of `want` that holds an edge, `0` in the others.
+    #[inline]
+    fn mask(&self) -> u32 {
+        // An edge takes 6 bits: adding 0x3F to each byte sets its bit 6 exactly when it is not 0, with no carry into
+        // the next byte.
+        ((((self.want & 0x3F3F_3F3F) + 0x3F3F_3F3F) & 0x4040_4040) >> 6) * 0xFF
+    }
+}
+
+impl Node {
+    const COMPLETE: u8 = 0x80;
+
+    #[inline]
+    fn kind(&self) -> SegmentKind {
+        SegmentKind::ALL[(self.kind_complete & !Node::COMPLETE) as usize]
+    }
+
+    #[inline]
+    fn complete(&self) -> bool {
+        self.kind_complete & Node::COMPLETE != 0
+    }
+
+    #[inline]
+    fn set_complete(&mut self) {
+        self.kind_complete |= Node::COMPLETE;
+    }
+}
+
 /// An empty space with at least one placed edge facing it, and what those edges demand of a square tile there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct FrontierSpace {
     space: Space,
-    /// For each side (one byte each, N low): the edge a tile must show there.
+    /// For each side (one byte each, N low): the edge a tile must show there, or 0 where any will do (no edge faces
+    /// that side, or an abbey's, which matches everything). A real edge is never 0 (its positions' terrains are not),
+    /// so the bytes that count follow from `want` itself ([`FrontierSpace::mask`]) and a frontier space takes 12
+    /// bytes.
     want: u32,
-    /// Which bytes of `want` count.
-    mask: u32,
     /// Which sides face a placed edge (an abbey's included), one bit per side: all four make a hole.
     sides: u8,
 }
@@ -258,8 +289,9 @@ impl Board {
     ) -> bool {
         let (rots, sigs, n) = distinct_orientations(cat, k);
         for fs in &self.frontier {
+            let mask = fs.mask();
             for i in 0..n {
-                if (sigs[i] ^ fs.want) & fs.mask == 0 && f(fs.space, rots[i]) {
+                if (sigs[i] ^ fs.want) & mask == 0 && f(fs.space, rots[i]) {
                     return true;
                 }
             }
@@ -284,7 +316,7 @@ impl Board {
         for _ in 0..12 {
             let i = rng.random_range(0..total);
             let fs = &self.frontier[i / n];
-            if (sigs[i % n] ^ fs.want) & fs.mask == 0 {
+            if (sigs[i % n] ^ fs.want) & fs.mask() == 0 {
                 return Some((fs.space, rots[i % n]));
             }
         }
@@ -452,8 +484,7 @@ impl Board {
                 next: id,
                 tile: t as u8,
                 local: i as u8,
-                kind,
-                complete: false,
+                kind_complete: kind as u8,
                 pennants: o.seg_pennants[i],
                 meeples: 0,
                 barns: 0,
@@ -556,7 +587,7 @@ impl Board {
                 let (ms, m) = self.open_monasteries[i];
                 if (ms.x - s.x).abs() <= 1 && (ms.y - s.y).abs() <= 1 && self.filled_neighbours(ms) == 8 {
                     self.open_monasteries.swap_remove(i);
-                    self.nodes[m as usize].complete = true;
+                    self.nodes[m as usize].set_complete();
                     completed.push(SegmentId(m));
                 } else {
                     i += 1;
@@ -575,8 +606,8 @@ impl Board {
     #[inline]
     fn mark_if_complete(&mut self, r: u16, completed: &mut Vec<SegmentId>, start_len: usize) {
         let n = &mut self.nodes[r as usize];
-        if !n.complete && n.open == 0 && !completed[start_len..].contains(&SegmentId(r)) {
-            n.complete = true;
+        if !n.complete() && n.open == 0 && !completed[start_len..].contains(&SegmentId(r)) {
+            n.set_complete();
             completed.push(SegmentId(r));
         }
     }
@@ -588,7 +619,7 @@ impl Board {
         let back = side.index() as u32 * 8;
         let cell = self.grid.at_mut(qi);
         let fs = if cell.frontier == 0 {
-            self.frontier.push(FrontierSpace { space: q, want: 0, mask: 0, sides: 0 });
+            self.frontier.push(FrontierSpace { space: q, want: 0, sides: 0 });
             cell.frontier = self.frontier.len() as u16;
             self.frontier.last_mut().expect("just pushed")
         } else {
@@ -596,8 +627,8 @@ impl Board {
         };
         fs.sides |= 1 << side.index();
         if want != Edge::ANY {
+            debug_assert!(want.0 != 0 && want.0 & !0x3F == 0, "a real edge is 6 bits, never 0 ({want:?})");
             fs.want |= (want.0 as u32) << back;
-            fs.mask |= 0xFF << back;
         }
     }
 
@@ -610,7 +641,7 @@ impl Board {
                 continue;
             }
             let (a, b) = (first + a as u16, their_first + b as u16);
-            let kind = self.nodes[a as usize].kind;
+            let kind = self.nodes[a as usize].kind();
             let is_field = kind == SegmentKind::Field;
             if is_field == (k == 1) {
                 continue;
@@ -671,7 +702,7 @@ impl Board {
         kn.pennants = kn.pennants.saturating_add(g.pennants);
         kn.meeples += g.meeples;
         kn.barns += g.barns;
-        kn.complete |= g.complete;
+        kn.kind_complete |= g.kind_complete & Node::COMPLETE;
         // Splice the circular member lists.
         let kn_next = kn.next;
         kn.next = g.next;
@@ -682,7 +713,7 @@ impl Board {
 
     /// The kind of a segment.
     pub fn kind(&self, s: SegmentId) -> SegmentKind {
-        self.nodes[s.0 as usize].kind
+        self.nodes[s.0 as usize].kind()
     }
 
     /// The tile number and local segment index of a segment.
@@ -715,7 +746,7 @@ impl Board {
 
     /// Whether the feature is complete.
     pub fn is_complete(&self, s: SegmentId) -> bool {
-        self.nodes[self.root(s).0 as usize].complete
+        self.nodes[self.root(s).0 as usize].complete()
     }
 
     /// Meeples on the feature.
@@ -742,7 +773,7 @@ impl Board {
     #[inline]
     pub fn is_free_and_open(&self, s: SegmentId) -> bool {
         let n = &self.nodes[self.root(s).0 as usize];
-        n.meeples == 0 && n.barns == 0 && !n.complete
+        n.meeples == 0 && n.barns == 0 && !n.complete()
     }
 
     /// Open ends of the road or city of `s` (0 once it is complete), with one walk to its root.
@@ -913,8 +944,8 @@ impl Board {
         let (tiles, spaces) = self.tiles_and_spaces(r);
         FeatureInfo {
             root: r,
-            kind: n.kind,
-            complete: n.complete,
+            kind: n.kind(),
+            complete: n.complete(),
             open: n.open,
             tiles,
             spaces,
@@ -950,7 +981,7 @@ impl Board {
             let pt = &self.tiles[n.tile as usize];
             for &c in &cat.def(pt.kind).segments[n.local as usize].cities {
                 let r = self.root(SegmentId(pt.first_segment + c as u16));
-                if self.nodes[r.0 as usize].complete {
+                if self.nodes[r.0 as usize].complete() {
                     f(r);
                 }
             }
@@ -1016,10 +1047,11 @@ impl Board {
         for i in 0..n {
             let r = self.root(SegmentId(i as u16));
             member_count[r.0 as usize] += 1;
-            if self.nodes[i].kind != self.nodes[r.0 as usize].kind {
+            if self.nodes[i].kind() != self.nodes[r.0 as usize].kind() {
                 return Err(format!(
                     "segment {i} is a {:?} in a {:?} feature",
-                    self.nodes[i].kind, self.nodes[r.0 as usize].kind
+                    self.nodes[i].kind(),
+                    self.nodes[r.0 as usize].kind()
                 ));
             }
         }
@@ -1029,11 +1061,11 @@ impl Board {
                 return Err(format!("feature {} has a broken member list", r.0));
             }
             let node = &self.nodes[r.0 as usize];
-            if is_linear(node.kind) && node.open as u32 != open[r.0 as usize] {
+            if is_linear(node.kind()) && node.open as u32 != open[r.0 as usize] {
                 return Err(format!("feature {} keeps {} open ends but has {}", r.0, node.open, open[r.0 as usize]));
             }
-            if is_linear(node.kind) && node.complete != (node.open == 0) {
-                return Err(format!("feature {} complete={} with {} open ends", r.0, node.complete, node.open));
+            if is_linear(node.kind()) && node.complete() != (node.open == 0) {
+                return Err(format!("feature {} complete={} with {} open ends", r.0, node.complete(), node.open));
             }
         }
         Ok(())

@@ -274,3 +274,43 @@ fn tile_counts_agree_with_tiles_and_spaces() {
     });
     assert!(triangles > 0, "no triangle was placed");
 }
+
+#[test]
+fn a_node_keeps_its_kind_and_completion_in_one_byte() {
+    assert_eq!(std::mem::size_of::<Node>(), 12, "a node is 12 bytes (the mid-game state's largest part)");
+    for kind in SegmentKind::ALL {
+        assert_eq!(SegmentKind::ALL[kind as usize], kind);
+        let mut n = Node {
+            parent: 0,
+            next: 0,
+            tile: 0,
+            local: 0,
+            kind_complete: kind as u8,
+            pennants: 0,
+            meeples: 0,
+            barns: 0,
+            open: 0,
+        };
+        assert_eq!((n.kind(), n.complete()), (kind, false));
+        n.set_complete();
+        assert_eq!((n.kind(), n.complete()), (kind, true));
+    }
+}
+
+#[test]
+fn a_frontier_space_counts_exactly_the_sides_that_hold_an_edge() {
+    // Every 6-bit edge in every side, alone and beside others: the bytes that count are those not 0.
+    for v in 0..64u32 {
+        for side in 0..4 {
+            for other in [0u32, 0x15, 0x3F] {
+                let other_side = (side + 1) % 4;
+                let want = v << (8 * side) | other << (8 * other_side);
+                let fs = FrontierSpace { space: Space::new(0, 0), want, sides: 0 };
+                let expect =
+                    if v != 0 { 0xFF << (8 * side) } else { 0 } | if other != 0 { 0xFF << (8 * other_side) } else { 0 };
+                assert_eq!(fs.mask(), expect, "want {want:#010x}");
+            }
+        }
+    }
+    assert_eq!(std::mem::size_of::<FrontierSpace>(), 12);
+}

@@ -31,6 +31,10 @@ pub enum SegmentKind {
 }
 
 impl SegmentKind {
+    /// Every kind, in declaration order: `ALL[k as usize] == k`.
+    pub const ALL: [SegmentKind; 5] =
+        [SegmentKind::Road, SegmentKind::City, SegmentKind::Field, SegmentKind::Monastery, SegmentKind::Crop];
+
     /// Notation name.
     pub const fn name(self) -> &'static str {
         match self {
