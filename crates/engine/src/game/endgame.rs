@@ -28,7 +28,7 @@ impl Game {
             && self.abbey.left[..n].iter().any(|&a| a > 0);
         let triangles = rules.modules.halflings
             && rules.halflings_endgame == HalflingsEndgame::ContinueUntilNoPlacement
-            && self.halflings.hands[..n].iter().any(|h| !h.is_empty());
+            && !self.halflings.hands.is_empty();
         abbeys || triangles
     }
 

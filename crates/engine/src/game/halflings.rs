@@ -18,7 +18,7 @@ use crate::rules::{HalflingsEndgame, HalflingsScoring, HalflingsSetup, HillTiebr
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(super) struct HalflingsState {
     /// Each player's triangles (HALF-03): private to their owner.
-    pub(super) hands: [Vec<TileKind>; MAX_PLAYERS],
+    pub(super) hands: Hands,
     /// Triangles face up in the draft (VAR-20).
     pub(super) draft: Vec<TileKind>,
     /// Tiles out of play: undealt triangles, tiles under a hill (HALF-18).
@@ -33,11 +33,75 @@ impl Clone for HalflingsState {
     /// Into the memory already held, as [`Game`]'s `clone_from` (every field named).
     fn clone_from(&mut self, o: &HalflingsState) {
         let HalflingsState { hands, draft, out_of_play } = self;
-        for (h, o) in hands.iter_mut().zip(&o.hands) {
-            h.clone_from(o);
-        }
+        hands.clone_from(&o.hands);
         draft.clone_from(&o.draft);
         out_of_play.clone_from(&o.out_of_play);
+    }
+}
+
+/// Every player's triangles in one list, seat after seat, each hand in the order its triangles came: one vector
+/// rather than one per seat keeps a game's state small (a base game carries it too).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Hands {
+    all: Vec<TileKind>,
+    /// Where each seat's hand ends in `all` (it starts where the previous seat's ends).
+    ends: [u16; MAX_PLAYERS],
+}
+
+impl Clone for Hands {
+    fn clone(&self) -> Hands {
+        Hands { all: self.all.clone(), ends: self.ends }
+    }
+
+    /// Into the memory already held (a search's determinizations).
+    fn clone_from(&mut self, o: &Hands) {
+        self.all.clone_from(&o.all);
+        self.ends = o.ends;
+    }
+}
+
+impl Hands {
+    fn range(&self, p: usize) -> std::ops::Range<usize> {
+        let start = if p == 0 { 0 } else { self.ends[p - 1] as usize };
+        start..self.ends[p] as usize
+    }
+
+    /// Seat `p`'s triangles.
+    pub(super) fn of(&self, p: usize) -> &[TileKind] {
+        &self.all[self.range(p)]
+    }
+
+    /// Seat `p`'s triangles, to change in place.
+    fn of_mut(&mut self, p: usize) -> &mut [TileKind] {
+        let r = self.range(p);
+        &mut self.all[r]
+    }
+
+    /// Whether no seat holds a triangle.
+    pub(super) fn is_empty(&self) -> bool {
+        self.all.is_empty()
+    }
+
+    /// Every hand emptied, the memory kept.
+    fn clear(&mut self) {
+        self.all.clear();
+        self.ends = [0; MAX_PLAYERS];
+    }
+
+    /// A triangle added at the end of seat `p`'s hand.
+    fn push(&mut self, p: usize, k: TileKind) {
+        self.all.insert(self.ends[p] as usize, k);
+        for e in &mut self.ends[p..] {
+            *e += 1;
+        }
+    }
+
+    /// The `i`th triangle of seat `p`'s hand taken out.
+    fn remove(&mut self, p: usize, i: usize) {
+        self.all.remove(self.range(p).start + i);
+        for e in &mut self.ends[p..] {
+            *e -= 1;
+        }
     }
 }
 
@@ -53,9 +117,7 @@ impl Game {
     /// (the game's seed shuffles them), else the draft, which is a sequence of decisions. Undealt triangles are out
     /// of play.
     pub(super) fn deal_triangles(&mut self, seed: u64) {
-        for h in &mut self.halflings.hands {
-            h.clear();
-        }
+        self.halflings.hands.clear();
         self.halflings.out_of_play.clear();
         self.halflings.draft.clear();
         if !self.halflings_on() {
@@ -65,7 +127,9 @@ impl Game {
         let n = self.players();
         if let Some(hands) = &cfg.hands {
             for (p, h) in hands.iter().enumerate() {
-                self.halflings.hands[p].extend_from_slice(h);
+                for &k in h {
+                    self.halflings.hands.push(p, k);
+                }
             }
             // Every copy not in a hand is out of play.
             let mut pool = cfg.triangles.clone();
@@ -87,7 +151,7 @@ impl Game {
                 for _ in 0..per {
                     for p in 0..n {
                         if let Some(k) = pool.pop() {
-                            self.halflings.hands[p].push(k);
+                            self.halflings.hands.push(p, k);
                         }
                     }
                 }
@@ -138,7 +202,7 @@ impl Game {
         let p = self.draft_picker(i);
         let at = self.halflings.draft.iter().position(|&x| x == k).expect("checked: face up");
         self.halflings.draft.remove(at);
-        self.halflings.hands[p.index()].push(k);
+        self.halflings.hands.push(p.index(), k);
         if i as usize + 1 >= self.draft_picks() {
             self.steps.pop();
             self.halflings.out_of_play.append(&mut self.halflings.draft);
@@ -159,7 +223,7 @@ impl Game {
 
     /// Every legal placement of one of `p`'s triangles (HALF-05..07), calling `f` until it returns `true`.
     fn for_each_triangle_placement(&self, p: Player, mut f: impl FnMut(TileKind, Space, Corner) -> bool) {
-        let hand = &self.halflings.hands[p.index()];
+        let hand = self.halflings.hands.of(p.index());
         if hand.is_empty() || !self.triangles_playable() {
             return;
         }
@@ -202,7 +266,7 @@ impl Game {
         self.abbey_actions(buf);
         buf.push(Action::Pass);
         let fixed = buf.len();
-        let hand = &self.halflings.hands[self.active.index()];
+        let hand = self.halflings.hands.of(self.active.index());
         if hand.is_empty() || !self.triangles_playable() {
             return buf[rng.random_range(0..fixed)];
         }
@@ -257,7 +321,7 @@ impl Game {
         if self.catalogue().def(tile).shape != Shape::Triangle {
             return Err(IllegalReason::NotATriangle);
         }
-        if !self.halflings.hands[self.active.index()].contains(&tile) {
+        if !self.halflings.hands.of(self.active.index()).contains(&tile) {
             return Err(IllegalReason::NotInHand);
         }
         if !self.triangles_playable() {
@@ -268,9 +332,9 @@ impl Game {
 
     /// HALF-04: place a held triangle; the turn goes on as after any tile.
     pub(super) fn place_triangle(&mut self, tile: TileKind, space: Space, corner: Corner) {
-        let hand = &mut self.halflings.hands[self.active.index()];
-        let i = hand.iter().position(|&k| k == tile).expect("checked: in hand");
-        hand.remove(i);
+        let p = self.active.index();
+        let i = self.halflings.hands.of(p).iter().position(|&k| k == tile).expect("checked: in hand");
+        self.halflings.hands.remove(p, i);
         self.completed.clear();
         let cfg = std::sync::Arc::clone(&self.config);
         self.board.place_unchecked(&cfg.catalogue, tile, space, Placement::Triangle(corner), &mut self.completed);
@@ -395,16 +459,17 @@ impl Game {
         }
         let mut sizes = [0usize; MAX_PLAYERS];
         for p in (0..n).filter(|&p| p != viewer.index()) {
-            sizes[p] = self.halflings.hands[p].len();
-            self.halflings.out_of_play.extend_from_slice(&self.halflings.hands[p]);
-            self.halflings.hands[p].clear();
+            sizes[p] = self.halflings.hands.of(p).len();
+            self.halflings.out_of_play.extend_from_slice(self.halflings.hands.of(p));
         }
         let pool = &mut self.halflings.out_of_play[kept..];
         sort_kinds(pool, cfg.catalogue.len());
         pool.shuffle(rng);
         for p in (0..n).filter(|&p| p != viewer.index()) {
+            // The hand keeps its size, so its triangles are written over in place.
             let at = self.halflings.out_of_play.len() - sizes[p];
-            self.halflings.hands[p].extend(self.halflings.out_of_play.drain(at..));
+            self.halflings.hands.of_mut(p).copy_from_slice(&self.halflings.out_of_play[at..]);
+            self.halflings.out_of_play.truncate(at);
         }
     }
 }

@@ -395,7 +395,7 @@ impl Game {
 
     /// A player's triangles (HALF-03). Private: a view for another player shows only how many.
     pub fn hand(&self, p: Player) -> &[TileKind] {
-        &self.halflings.hands[p.index()]
+        self.halflings.hands.of(p.index())
     }
 
     /// Triangles face up in the draft (VAR-20), while it lasts.
