@@ -513,4 +513,33 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn hands_in_one_list_behave_as_a_list_per_seat() {
+        // Random pushes and removals on both, seats in any order: every seat's hand the same, in the same order.
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut one = Hands::default();
+        let mut each: [Vec<TileKind>; MAX_PLAYERS] = Default::default();
+        for step in 0..2000 {
+            let p = rand::Rng::random_range(&mut rng, 0..MAX_PLAYERS);
+            if each[p].is_empty() || rand::Rng::random_bool(&mut rng, 0.6) {
+                let k = TileKind(rand::Rng::random_range(&mut rng, 0..30));
+                one.push(p, k);
+                each[p].push(k);
+            } else {
+                let i = rand::Rng::random_range(&mut rng, 0..each[p].len());
+                one.remove(p, i);
+                each[p].remove(i);
+            }
+            for (q, hand) in each.iter().enumerate() {
+                assert_eq!(one.of(q), hand.as_slice(), "seat {q} after step {step}");
+            }
+            assert_eq!(one.is_empty(), each.iter().all(Vec::is_empty));
+        }
+        let mut copy = Hands::default();
+        copy.clone_from(&one);
+        assert_eq!(copy, one);
+        one.clear();
+        assert!(one.is_empty() && (0..MAX_PLAYERS).all(|p| one.of(p).is_empty()));
+    }
 }
