@@ -87,16 +87,6 @@ struct Node {
     open: u16,
 }
 
-impl FrontierSpace {
-    /// `0xFF` in each byte of `want` that holds an edge, `0` in the others.
-    #[inline]
-    fn mask(&self) -> u32 {
-        // An edge takes 6 bits: adding 0x3F to each byte sets its bit 6 exactly when it is not 0, with no carry into
-        // the next byte.
-        ((((self.want & 0x3F3F_3F3F) + 0x3F3F_3F3F) & 0x4040_4040) >> 6) * 0xFF
-    }
-}
-
 impl Node {
     const COMPLETE: u8 = 0x80;
 
@@ -127,6 +117,16 @@ struct FrontierSpace {
     want: u32,
     /// Which sides face a placed edge (an abbey's included), one bit per side: all four make a hole.
     sides: u8,
+}
+
+impl FrontierSpace {
+    /// `0xFF` in each byte of `want` that holds an edge, `0` in the others.
+    #[inline]
+    fn mask(&self) -> u32 {
+        // An edge takes 6 bits: adding 0x3F to each byte sets its bit 6 exactly when it is not 0, with no carry into
+        // the next byte.
+        ((((self.want & 0x3F3F_3F3F) + 0x3F3F_3F3F) & 0x4040_4040) >> 6) * 0xFF
+    }
 }
 
 /// A summary of one feature.
