@@ -47,6 +47,6 @@ pub mod tune;
 
 pub use bot::{Bot, BotError, Candidate, Thought};
 pub use greedy::GreedyBot;
-pub use mcts::{Budget, MctsBot, MctsConfig};
+pub use mcts::{Budget, MctsBot, MctsConfig, Opponents};
 pub use random::RandomBot;
 pub use spec::{BotSpec, Level, SpecError};

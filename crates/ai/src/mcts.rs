@@ -60,6 +60,8 @@ pub struct MctsConfig {
     pub playout_greedy: f32,
     /// In playouts, the chance that a phase-2 decision is drawn from all its actions rather than passed.
     pub playout_deploy: f32,
+    /// How the search sees the other players.
+    pub opponents: Opponents,
     /// Weight of winning in the reward (the rest is the squashed margin), 0..=1.
     pub win_weight: f32,
     /// Points of margin that make the margin part of the reward about 0.88 (tanh(1)/2 + 1/2).
@@ -92,6 +94,7 @@ impl Default for MctsConfig {
             exploration: 0.25,
             playout_turns: Some(4),
             playout_deploy: 1.0,
+            opponents: Opponents::Random,
             playout_greedy: 0.0,
             win_weight: 0.5,
             margin_scale: 5.0,
@@ -103,6 +106,39 @@ impl Default for MctsConfig {
             early: false,
             carry: false,
             weights: Weights::default(),
+        }
+    }
+}
+
+/// How a search sees the other players ([`MctsConfig::opponents`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opponents {
+    /// In the tree, each chooses for its own reward like the bot; in playouts, at random.
+    Random,
+    /// Modelled as the greedy player: the tree holds only the bot's own decisions, and a playout is the other
+    /// players' replies, each the greedy player's choice by this bot's evaluation, up to the bot's next turn (or
+    /// the cut-off, if sooner), where the evaluation values it.
+    Greedy,
+    /// `Random` with two players, `Greedy` with more (what the levels play, docs/ai.md "Modelling the opponents").
+    Auto,
+}
+
+impl Opponents {
+    /// Whether the other players are modelled as the greedy player in a game of `players`.
+    pub fn modelled(self, players: usize) -> bool {
+        match self {
+            Opponents::Random => false,
+            Opponents::Greedy => true,
+            Opponents::Auto => players > 2,
+        }
+    }
+
+    /// Its name in specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Opponents::Random => "random",
+            Opponents::Greedy => "greedy",
+            Opponents::Auto => "auto",
         }
     }
 }
@@ -166,6 +202,8 @@ struct Tree {
     eval: Evaluator,
     /// A game to try actions and playout steps on.
     scratch: Option<Game>,
+    /// The other players' turns in playouts, when they are modelled ([`MctsConfig::opponents`]).
+    turn: TurnSearch,
     /// `ln(i)` for every availability count `i` met so far: UCB1 takes a logarithm per child per selection, and a
     /// table of the same values is exact and cheaper.
     ln: Vec<f32>,
@@ -186,6 +224,7 @@ impl Tree {
         self.nodes.push(Node::new(CHANCE));
         self.root = 0;
         self.eval.weights = weights;
+        self.turn.eval.weights = weights;
     }
 
     fn actions(&self, node: u32) -> &[Action] {
@@ -468,7 +507,7 @@ fn search(
         }
         det.clone_from(game);
         det.shuffle_hidden(me, &mut rng);
-        iterate(tree, cfg, &mut det, &mut rng, &mut buf);
+        iterate(tree, cfg, &mut det, me, &mut rng, &mut buf);
         done += 1;
     }
     let mut st = RootStats { iterations: done, timed_out, ..RootStats::default() };
@@ -512,7 +551,8 @@ fn prior_order(priors: &[f32], order: &mut [u32]) {
 }
 
 /// One iteration: select and expand down the tree with `det`, play out, and back the reward up.
-fn iterate(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) {
+fn iterate(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, me: Player, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) {
+    let model = cfg.opponents.modelled(det.players());
     tree.path.clear();
     tree.path.push(tree.root);
     let mut node = tree.root;
@@ -523,6 +563,8 @@ fn iterate(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
                 let a = Action::Draw(det.next_draw().expect("chance draws from a non-empty stack"));
                 (tree.edge(node, a), CHANCE)
             }
+            // Modelled opponents decide in the playout, not in the tree.
+            Actor::Player(p) if model && p != me => break,
             Actor::Player(p) => match select(tree, cfg, node, det, p, rng) {
                 Some(e) => (e, p.0),
                 None => break,
@@ -546,7 +588,7 @@ fn iterate(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
         node = child;
         tree.path.push(node);
     }
-    let reward = playout(tree, cfg, det, rng, buf);
+    let reward = playout(tree, cfg, det, me, rng, buf);
     for &i in &tree.path {
         let n = &mut tree.nodes[i as usize];
         n.visits += 1;
@@ -666,11 +708,34 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
 }
 
 /// Play random actions from `det` until the game ends or the cut-off, and return every player's reward.
-fn playout(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) -> Points {
-    let end_turn = cfg.playout_turns.map(|t| det.turn() + t);
+fn playout(
+    tree: &mut Tree,
+    cfg: &MctsConfig,
+    det: &mut Game,
+    me: Player,
+    rng: &mut ChaCha8Rng,
+    buf: &mut Vec<Action>,
+) -> Points {
+    let model = cfg.opponents.modelled(det.players());
+    let start_turn = det.turn();
+    let end_turn = cfg.playout_turns.map(|t| start_turn + t);
     while !det.is_over() {
         if end_turn.is_some_and(|t| det.turn() >= t) {
             break;
+        }
+        // With modelled opponents a playout is their replies: it ends where the bot's next turn begins.
+        if model && det.turn() != start_turn && det.active_player() == me {
+            break;
+        }
+        if model
+            && let Actor::Player(p) = det.decision().actor
+            && p != me
+        {
+            match modelled_action(tree, det, p, buf) {
+                Some(a) => det.apply_unchecked(a),
+                None => break,
+            }
+            continue;
         }
         // Phase 2: deploy (or use a figure) only so often, else pass, so playouts do not scatter followers.
         if cfg.playout_deploy < 1.0
@@ -711,6 +776,20 @@ fn playout(tree: &mut Tree, cfg: &MctsConfig, det: &mut Game, rng: &mut ChaCha8R
         }
     }
     reward
+}
+
+/// What a modelled opponent `p` plays at `det`: the greedy player's choice by the bot's evaluation.
+fn modelled_action(tree: &mut Tree, det: &Game, p: Player, buf: &mut Vec<Action>) -> Option<Action> {
+    det.legal_actions_into(buf);
+    match buf.len() {
+        0 => None,
+        1 => Some(buf[0]),
+        _ => {
+            let values = tree.turn.action_values(det, p, buf);
+            let best = (0..buf.len()).max_by(|&a, &b| values[a].total_cmp(&values[b]).then(b.cmp(&a)))?;
+            Some(buf[best])
+        }
+    }
 }
 
 /// Candidates an informed playout step compares.
@@ -756,4 +835,40 @@ fn informed_action(tree: &mut Tree, det: &Game, rng: &mut ChaCha8Rng, buf: &mut 
 /// A margin squashed into 0..=1: 0.5 at 0, about 0.88 at `scale`.
 fn squash(m: f32, scale: f32) -> f32 {
     0.5 + 0.5 * (m / scale).tanh()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne::Setup;
+
+    /// The movers of a tree's nodes after a search of a four-player base game's first decision.
+    fn movers(opponents: Opponents) -> Vec<u8> {
+        let mut game = Game::new(&Setup::new(4)).unwrap();
+        while game.decision().actor == Actor::Chance {
+            let a = Action::Draw(game.next_draw().unwrap());
+            game.apply_unchecked(a);
+        }
+        let Actor::Player(me) = game.decision().actor else { panic!("a player decides") };
+        let legal = game.legal_actions();
+        let cfg = MctsConfig { opponents, ..MctsConfig::default() };
+        let mut tree = Tree::default();
+        let priors = vec![0.0; legal.len()];
+        let st = search(&mut tree, &cfg, &game, me, &legal, &priors, 1, 300, None);
+        assert_eq!(st.iterations, 300);
+        tree.nodes.iter().skip(1).map(|n| n.mover).filter(|&m| m != CHANCE && m != me.0).collect()
+    }
+
+    #[test]
+    fn modelled_opponents_stay_out_of_the_tree() {
+        assert!(movers(Opponents::Greedy).is_empty(), "the others' decisions are the playout's");
+        assert!(!movers(Opponents::Random).is_empty(), "unmodelled, the others choose in the tree");
+    }
+
+    #[test]
+    fn auto_models_the_opponents_from_three_players() {
+        assert!(!Opponents::Auto.modelled(2));
+        assert!(Opponents::Auto.modelled(3) && Opponents::Auto.modelled(6));
+        assert!(Opponents::Greedy.modelled(2) && !Opponents::Random.modelled(4));
+    }
 }

@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::bot::Bot;
 use crate::eval::Weights;
 use crate::greedy::GreedyBot;
-use crate::mcts::{Budget, MctsBot, MctsConfig};
+use crate::mcts::{Budget, MctsBot, MctsConfig, Opponents};
 use crate::random::RandomBot;
 
 /// The levels offered to people, each a documented bot and budget.
@@ -81,6 +81,8 @@ fn tuned() -> MctsConfig {
         widening: 2.0913,
         prior_weight: 0.2695,
         playout_turns: Some(3),
+        // Not tuned: with three or more players, the others are modelled as the greedy player (`tuned_many`).
+        opponents: Opponents::Auto,
         // Not tuned: a search stops once its choice cannot change (the same choice, sooner; docs/ai.md, "Stopping
         // when decided").
         early: true,
@@ -103,22 +105,33 @@ fn tuned() -> MctsConfig {
     }
 }
 
-/// What the tuned levels play with three or more players, their budgets aside. The two-player tuning lost at four
-/// players (23.8% of 100 games against three `greedy` at 10,000 iterations) because of its follower value: a
-/// follower at home worth 4.7 points keeps the bot too idle when each player has half the turns. Every other tuned
-/// setting carries over: with the untuned follower value, 36.6% of 400 games (32.1–41.5%), against 33.1%
-/// (28.7–37.9%) for the untuned settings altogether (fair share 25%; docs/ai.md, "More players").
+/// What the tuned levels play with three or more players, their budgets aside.
+///
+/// - The follower keeps its untuned value: the two-player tuning's follower at home, worth 4.7 points, keeps the bot
+///   too idle when each player has half the turns (23.8% of 100 four-player games against three `greedy`, against
+///   36.6% of 400 with the untuned value; docs/ai.md, "More players").
+/// - The others are modelled as the greedy player ([`MctsConfig::opponents`]): with three random opponents
+///   in the tree and the playouts, the search added little to its evaluation, and more iterations did not help
+///   (docs/ai.md, "Modelling the opponents"). A playout is then the others' replies up to the bot's next turn.
 fn tuned_many() -> MctsConfig {
     let mut c = tuned();
     let d = Weights::default();
     c.weights.follower = d.follower;
     c.weights.follower_ramp = d.follower_ramp;
+    c.opponents = Opponents::Greedy;
+    c.playout_turns = None;
     c
 }
 
+/// What an iteration that plays the others' replies as the greedy player costs, in iterations of random playouts
+/// (about 40 in the base game at four players: 0.18 ms against 4.5 µs here).
+const MODEL_COST: u64 = 40;
+
 /// What a tuned level plays with three or more players: each tuned setting the spec left at its two-player value
-/// takes its value for more players ([`tuned_many`]). Settings a spec changed stay as it says.
-fn for_many(c: &MctsConfig) -> MctsConfig {
+/// takes its value for more players ([`tuned_many`]), and a level's own iteration budget is divided by
+/// [`MODEL_COST`] when the opponents are modelled, so that a decision takes about as long. Settings a spec changed
+/// stay as it says.
+fn for_many(level: Level, c: &MctsConfig) -> MctsConfig {
     let (t, many) = (tuned(), tuned_many());
     let mut m = *c;
     macro_rules! back {
@@ -134,7 +147,10 @@ fn for_many(c: &MctsConfig) -> MctsConfig {
     back!(margin_scale);
     back!(widening);
     back!(prior_weight);
-    back!(playout_turns);
+    if c.opponents == Opponents::Auto {
+        m.opponents = many.opponents;
+        back!(playout_turns);
+    }
     back!(weights.city_close);
     back!(weights.road_close);
     back!(weights.extra_end);
@@ -146,6 +162,9 @@ fn for_many(c: &MctsConfig) -> MctsConfig {
     back!(weights.pace);
     back!(weights.fairy_turns);
     back!(weights.field_growth);
+    if m.opponents.modelled(3) && c.budget.iterations == level.config().budget.iterations {
+        m.budget.iterations = c.budget.iterations.map(|i| (i / MODEL_COST).max(1));
+    }
     m
 }
 
@@ -179,6 +198,7 @@ impl Reference {
                 exploration: 0.25,
                 playout_turns: Some(4),
                 playout_deploy: 1.0,
+                opponents: Opponents::Random,
                 playout_greedy: 0.0,
                 win_weight: 0.5,
                 margin_scale: 5.0,
@@ -241,7 +261,7 @@ pub struct SpecError {
 }
 
 /// The settings an MCTS spec may change, with one line each (for help texts).
-pub const MCTS_KEYS: [(&str, &str); 15] = [
+pub const MCTS_KEYS: [(&str, &str); 16] = [
     ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
     ("time", "time a decision: `500ms`, `2s`, or `none`"),
     ("threads", "threads searching (root parallelisation)"),
@@ -257,6 +277,10 @@ pub const MCTS_KEYS: [(&str, &str); 15] = [
     ("widening", "children a node may open per square root of its visits"),
     ("prior", "weight of the static evaluation's prior in selection"),
     ("prior_visits", "visits before a node computes its priors"),
+    (
+        "opponents",
+        "the other players in the search: `random`, `greedy` (modelled as the greedy player), or `auto` (greedy with 3+)",
+    ),
     ("reuse", "keep the tree from a placement for the meeple decision that follows: true or false"),
     ("early", "stop a search once its most visited action can no longer be overtaken: true or false"),
     ("carry", "with early: iterations a decided search left go to later undecided ones: true or false"),
@@ -268,9 +292,9 @@ impl BotSpec {
         match self {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Greedy(w) => Box::new(GreedyBot::with_weights(seed, *w)),
-            BotSpec::Level(Level::Medium | Level::Hard, c) => {
+            BotSpec::Level(level @ (Level::Medium | Level::Hard), c) => {
                 let mut bot = MctsBot::new(*c, seed, self.to_string());
-                bot.many = Some(for_many(c));
+                bot.many = Some(for_many(*level, c));
                 Box::new(bot)
             }
             BotSpec::Level(_, c) | BotSpec::Reference(_, c) | BotSpec::Mcts(c) => {
@@ -448,6 +472,14 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         "prior" => c.prior_weight = positive(key, v)?,
         "prior_visits" => c.prior_visits = at_most(key, v, 1_000_000)?,
         "reuse" => c.reuse = boolean(key, v)?,
+        "opponents" => {
+            c.opponents = match v {
+                "random" => Opponents::Random,
+                "greedy" => Opponents::Greedy,
+                "auto" => Opponents::Auto,
+                _ => return Err(format!("`opponents` is `random`, `greedy` or `auto`, not `{v}`")),
+            }
+        }
         "early" => c.early = boolean(key, v)?,
         "carry" => c.carry = boolean(key, v)?,
         _ => {
@@ -631,6 +663,9 @@ impl fmt::Display for BotSpec {
         if c.prior_visits != base.prior_visits {
             parts.push(format!("prior_visits={}", c.prior_visits));
         }
+        if c.opponents != base.opponents {
+            parts.push(format!("opponents={}", c.opponents.name()));
+        }
         if c.reuse != base.reuse {
             parts.push(format!("reuse={}", c.reuse));
         }
@@ -758,16 +793,27 @@ mod tests {
     #[test]
     fn tuned_levels_play_their_settings_for_more_players() {
         let hard = Level::Hard.config();
-        let many = for_many(&hard);
-        assert_eq!(many, MctsConfig { budget: hard.budget, threads: hard.threads, ..tuned_many() });
+        let many = for_many(Level::Hard, &hard);
+        let budget = Budget { iterations: Some(80_000 / MODEL_COST), time: hard.budget.time };
+        assert_eq!(many, MctsConfig { budget, threads: hard.threads, ..tuned_many() });
         assert_ne!(many.weights.follower, hard.weights.follower, "the follower's value is what differs");
-        // A setting the spec changed stays.
+        assert_eq!((hard.opponents, many.opponents), (Opponents::Auto, Opponents::Greedy));
+        // A setting the spec changed stays, the budget too.
         let mut c = hard;
         c.exploration = 0.9;
         c.weights.follower = 1.0;
-        let many = for_many(&c);
+        c.budget.iterations = Some(5_000);
+        let many = for_many(Level::Hard, &c);
         assert_eq!((many.exploration, many.weights.follower), (0.9, 1.0));
         assert_eq!(many.weights.fill, tuned_many().weights.fill);
+        assert_eq!(many.budget.iterations, Some(5_000));
+        // Random opponents asked for: the level's whole budget.
+        c = hard;
+        c.opponents = Opponents::Random;
+        let many = for_many(Level::Hard, &c);
+        assert_eq!((many.opponents, many.playout_turns), (Opponents::Random, Some(3)));
+        assert_eq!(many.budget.iterations, Some(80_000));
+        assert_eq!(for_many(Level::Medium, &Level::Medium.config()).budget.iterations, Some(150));
     }
 
     #[test]

@@ -53,7 +53,13 @@ fn spec(s: &str) -> BotSpec {
 
 #[test]
 fn every_bot_chooses_legal_actions_in_random_positions_of_every_module() {
-    let specs = [spec("random"), spec("greedy"), spec("mcts:iterations=40"), spec("easy")];
+    let specs = [
+        spec("random"),
+        spec("greedy"),
+        spec("mcts:iterations=40"),
+        spec("mcts:iterations=8,opponents=greedy"),
+        spec("easy"),
+    ];
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut asked = 0;
     for seed in 0..24u64 {
@@ -78,7 +84,11 @@ fn whole_games_with_every_module_end_without_errors() {
     for (players, seed) in [(3u8, 1u64), (4, 2), (6, 3)] {
         let setup = everything(players, seed);
         let mut bots: Vec<Box<dyn Bot>> = (0..players as u64)
-            .map(|i| if i % 2 == 0 { spec("greedy").build(i) } else { spec("mcts:iterations=25").build(i) })
+            .map(|i| match i % 3 {
+                0 => spec("greedy").build(i),
+                1 => spec("mcts:iterations=25").build(i),
+                _ => spec("mcts:iterations=3,opponents=greedy").build(i),
+            })
             .collect();
         let r = play_game(&setup, &mut bots, true).unwrap_or_else(|e| panic!("{players} players: {e}"));
         // The record replays to the same scores.
@@ -116,7 +126,12 @@ fn same_thought(s: &BotSpec, seed: u64, a: &Game, b: &Game, me: Player) {
 fn hidden_information_changes_nothing_a_seat_cannot_see() {
     // The same visible position with different hidden contents: the stack's order, the other players' triangles,
     // the tiles under a hill and the in-game generator, re-sampled from the seat's view.
-    let specs = [spec("greedy"), spec("mcts:iterations=300"), spec("mcts:iterations=300,threads=2")];
+    let specs = [
+        spec("greedy"),
+        spec("mcts:iterations=300"),
+        spec("mcts:iterations=300,threads=2"),
+        spec("mcts:iterations=40,opponents=greedy"),
+    ];
     let mut rng = ChaCha8Rng::seed_from_u64(77);
     let mut checked = 0;
     for seed in 0..16u64 {
