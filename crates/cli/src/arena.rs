@@ -64,7 +64,8 @@ Bots:
   mcts      information-set Monte-Carlo tree search (docs/ai.md)
   easy      mcts, 60 iterations, playouts to the end, no priors
   medium    mcts with the tuned settings, 6000 iterations, one thread (capped at 0.5 s)
-  hard      mcts with the tuned settings, 80000 iterations, two threads (capped at 1 s)
+  hard      mcts with the tuned settings, 80000 iterations, two threads (capped at 1 s);
+            at 3+ players it models the others as greedy, with 2000 iterations
   hard@1    the frozen reference: hard before tuning, the same budget
   citybuilder, farmer, joiner, cautious
             the gauntlet: heuristic players written apart from the evaluation
@@ -82,6 +83,8 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   widening      children a node may open per square root of its visits
   prior         weight of the static evaluation's prior in selection
   prior_visits  visits before a node computes its priors
+  opponents     the others in the search: random, greedy (modelled as the greedy player), or auto
+                (greedy at 3+ players: what medium and hard play)
   reuse         keep the tree from a placement for the meeple decision that follows: true or false
   early         stop a search once its most visited action can no longer be overtaken: true or false
   carry         with early: iterations a decided search left go to later undecided ones: true or false
