@@ -119,7 +119,7 @@ pub enum Opponents {
     /// players' replies, each the greedy player's choice by this bot's evaluation, up to the bot's next turn (or
     /// the cut-off, if sooner), where the evaluation values it.
     Greedy,
-    /// `Random` with two players, `Greedy` with more (what the levels play, docs/ai.md "Modelling the opponents").
+    /// `Random` with two players, `Greedy` with more (what `hard` plays, docs/ai.md "Modelling the opponents").
     Auto,
 }
 

@@ -84,7 +84,7 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   prior         weight of the static evaluation's prior in selection
   prior_visits  visits before a node computes its priors
   opponents     the others in the search: random, greedy (modelled as the greedy player), or auto
-                (greedy at 3+ players: what medium and hard play)
+                (greedy at 3+ players: what hard plays)
   reuse         keep the tree from a placement for the meeple decision that follows: true or false
   early         stop a search once its most visited action can no longer be overtaken: true or false
   carry         with early: iterations a decided search left go to later undecided ones: true or false
