@@ -124,6 +124,9 @@ pub enum Opponents {
 }
 
 impl Opponents {
+    /// Every way of seeing them.
+    pub const ALL: [Opponents; 3] = [Opponents::Random, Opponents::Greedy, Opponents::Auto];
+
     /// Whether the other players are modelled as the greedy player in a game of `players`.
     pub fn modelled(self, players: usize) -> bool {
         match self {

@@ -476,12 +476,10 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         "prior_visits" => c.prior_visits = at_most(key, v, 1_000_000)?,
         "reuse" => c.reuse = boolean(key, v)?,
         "opponents" => {
-            c.opponents = match v {
-                "random" => Opponents::Random,
-                "greedy" => Opponents::Greedy,
-                "auto" => Opponents::Auto,
-                _ => return Err(format!("`opponents` is `random`, `greedy` or `auto`, not `{v}`")),
-            }
+            c.opponents = Opponents::ALL
+                .into_iter()
+                .find(|o| o.name() == v)
+                .ok_or_else(|| format!("`opponents` is `random`, `greedy` or `auto`, not `{v}`"))?
         }
         "early" => c.early = boolean(key, v)?,
         "carry" => c.carry = boolean(key, v)?,
