@@ -198,7 +198,11 @@ async function checkFinal(page, name) {
     failures.push(`${name}: no final scores table`);
     return;
   }
-  await page.waitForTimeout(300);
+  // The score bar counts up to a new score (700 ms; longer on a busy machine): read it once it has stopped.
+  await page
+    .waitForFunction(() => !document.querySelector(".pscore.counting"), null, { timeout: 10000 })
+    .catch(() => failures.push(`${name}: the score bar is still counting 10 s after the final scores`));
+  await page.waitForTimeout(100);
   const seen = await page.evaluate(() => {
     const rows = [...document.querySelectorAll("dialog.final[open] table.final-split tbody tr")].map((tr) => {
       // A cell's text without the seat's number on its colour.
