@@ -1243,6 +1243,10 @@ if (runs("words"))
     await page.close();
   });
 
+// The symbols drawn on the board's tiles (item 14: they stand upright whatever the tile's rotation).
+const MARKS =
+  ".layer-tiles .symbol, .layer-tiles .monastery, .layer-tiles .pennant-mark, .layer-tiles .crown-mark, .layer-tiles .house";
+
 // 12. Every move easy to follow (issue 22, item 8): a tile placed (the person's or the bot's) comes into place, a
 // scoring floats its points over the feature and the score counts up; with reduced motion asked for, nothing moves.
 if (runs("motion"))
@@ -1257,20 +1261,26 @@ if (runs("motion"))
       const name = reduced ? "motion (reduced)" : "motion";
       watch(page, name);
       await createByForm(page, []);
-      const seen = { arrivals: 0, floats: 0, counting: 0, animations: 0, moves: 0 };
+      const seen = { arrivals: 0, floats: 0, counting: 0, animations: 0, moves: 0, marked: 0 };
       const used = new Set();
-      for (let i = 0; i < 120 && !(seen.floats && seen.arrivals && seen.counting); i++) {
+      // Until a scoring has been seen, and a tile with a symbol (item 14, below) is on the board.
+      for (let i = 0; i < 120 && !(seen.floats && seen.arrivals && seen.counting && seen.marked); i++) {
         if (await page.locator("dialog.final[open]").count()) break;
         if (!(await move(page, used, false).catch(() => false))) await page.waitForTimeout(150);
         seen.moves++;
         for (let k = 0; k < 4; k++) {
-          const now = await page.evaluate(() => ({
-            arrivals: document.querySelectorAll(".tile-new").length,
-            floats: document.querySelectorAll(".fx-points").length,
-            counting: document.querySelectorAll(".pscore.counting").length,
-            animations: document.getAnimations().length,
-          }));
-          for (const k2 of ["arrivals", "floats", "counting", "animations"]) seen[k2] = Math.max(seen[k2], now[k2]);
+          const now = await page.evaluate(
+            (marks) => ({
+              arrivals: document.querySelectorAll(".tile-new").length,
+              floats: document.querySelectorAll(".fx-points").length,
+              counting: document.querySelectorAll(".pscore.counting").length,
+              animations: document.getAnimations().length,
+              marked: document.querySelectorAll(marks).length,
+            }),
+            MARKS,
+          );
+          for (const k2 of ["arrivals", "floats", "counting", "animations", "marked"])
+            seen[k2] = Math.max(seen[k2], now[k2]);
           if (now.floats && !reduced && !motion.shot) {
             await page.screenshot({ path: `${out}/12-scoring.png` });
             motion.shot = true;
@@ -1280,16 +1290,14 @@ if (runs("motion"))
       }
       motion[reduced ? "reduced" : "full"] = seen;
       // Item 14: the tiles' symbols stand upright on the board whatever the tile's rotation.
-      const tilted = await page.evaluate(() => {
-        const marks = document.querySelectorAll(
-          ".layer-tiles .symbol, .layer-tiles .monastery, .layer-tiles .pennant-mark, .layer-tiles .crown-mark, .layer-tiles .house",
-        );
+      const tilted = await page.evaluate((sel) => {
+        const marks = document.querySelectorAll(sel);
         const bad = [...marks].filter((e) => {
           const m = /** @type {SVGGraphicsElement} */ (e).getCTM();
           return !m || Math.abs(Math.atan2(m.b, m.a)) > 0.01;
         });
         return { marks: marks.length, bad: bad.map((e) => e.getAttribute("class")) };
-      });
+      }, MARKS);
       seen.symbols = tilted.marks;
       if (!tilted.marks) failures.push("motion: no symbol on the board to check");
       if (tilted.bad.length)
