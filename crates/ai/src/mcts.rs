@@ -342,6 +342,9 @@ pub struct MctsBot {
     pub config: MctsConfig,
     /// Other settings for games of three or more players, if any (the levels' tuning was done at two players).
     pub many: Option<MctsConfig>,
+    /// Other settings again for games of three or more players with any module on, if any (there the levels'
+    /// model of the opponents is too slow for their time a decision: docs/ai.md, "Modelling the opponents").
+    pub many_modules: Option<MctsConfig>,
     name: String,
     rng: ChaCha8Rng,
     trees: Vec<Tree>,
@@ -359,12 +362,27 @@ impl MctsBot {
         MctsBot {
             config,
             many: None,
+            many_modules: None,
             name: name.into(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             trees: Vec::new(),
             turn: TurnSearch::new(config.weights),
             last: None,
             bank: 0,
+        }
+    }
+}
+
+impl MctsBot {
+    /// The settings it plays `game` with: [`MctsBot::many_modules`] with three or more players and any module on,
+    /// [`MctsBot::many`] with three or more players, else [`MctsBot::config`].
+    pub fn config_for(&self, game: &Game) -> MctsConfig {
+        let many = game.players() > 2;
+        let modules = game.rules().modules != carcassonne::rules::Modules::default();
+        match (self.many, self.many_modules) {
+            (_, Some(m)) if many && modules => m,
+            (Some(m), _) if many => m,
+            _ => self.config,
         }
     }
 }
@@ -399,10 +417,7 @@ impl Bot for MctsBot {
         if legal.len() == 1 {
             return Ok(Thought::only(legal[0]));
         }
-        let cfg = match self.many {
-            Some(many) if game.players() > 2 => many,
-            _ => self.config,
-        };
+        let cfg = self.config_for(game);
         self.turn.eval.weights = cfg.weights;
         // The root's priors: the greedy player's values, on a determinization of our own.
         let mut det = game.clone();
@@ -866,6 +881,26 @@ mod tests {
     fn modelled_opponents_stay_out_of_the_tree() {
         assert!(movers(Opponents::Greedy).is_empty(), "the others' decisions are the playout's");
         assert!(!movers(Opponents::Random).is_empty(), "unmodelled, the others choose in the tree");
+    }
+
+    #[test]
+    fn the_settings_follow_the_players_and_the_modules() {
+        let c = |i| MctsConfig { budget: Budget { iterations: Some(i), time: None }, ..MctsConfig::default() };
+        let mut bot = MctsBot::new(c(1), 0, "test");
+        let game = |players, modules: bool| {
+            let mut s = Setup::new(players);
+            if modules {
+                s.sets = ["base", "am"].iter().map(|x| x.to_string()).collect();
+                s.switch_on_set_modules(false);
+            }
+            Game::new(&s).unwrap()
+        };
+        let its = |bot: &MctsBot, players, modules| bot.config_for(&game(players, modules)).budget.iterations;
+        assert_eq!([its(&bot, 2, false), its(&bot, 4, false), its(&bot, 4, true)], [Some(1); 3]);
+        bot.many = Some(c(2));
+        assert_eq!([its(&bot, 2, true), its(&bot, 3, false), its(&bot, 3, true)], [Some(1), Some(2), Some(2)]);
+        bot.many_modules = Some(c(3));
+        assert_eq!([its(&bot, 2, true), its(&bot, 3, false), its(&bot, 3, true)], [Some(1), Some(2), Some(3)]);
     }
 
     #[test]

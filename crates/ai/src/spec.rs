@@ -134,7 +134,8 @@ const MODEL_COST: u64 = 40;
 /// takes its value for more players ([`tuned_many`]), and a level's own iteration budget is divided by
 /// [`MODEL_COST`] when the opponents are modelled, so that a decision takes about as long. Settings a spec changed
 /// stay as it says.
-fn for_many(level: Level, c: &MctsConfig) -> MctsConfig {
+/// With `model` false (games with any module on), `auto` keeps the opponents random and the budget whole.
+fn for_many(level: Level, c: &MctsConfig, model: bool) -> MctsConfig {
     let (t, many) = (tuned(), tuned_many());
     let mut m = *c;
     macro_rules! back {
@@ -151,8 +152,12 @@ fn for_many(level: Level, c: &MctsConfig) -> MctsConfig {
     back!(widening);
     back!(prior_weight);
     if c.opponents == Opponents::Auto {
-        m.opponents = many.opponents;
-        back!(playout_turns);
+        if model {
+            m.opponents = many.opponents;
+            back!(playout_turns);
+        } else {
+            m.opponents = Opponents::Random;
+        }
     }
     back!(weights.city_close);
     back!(weights.road_close);
@@ -297,7 +302,8 @@ impl BotSpec {
             BotSpec::Greedy(w) => Box::new(GreedyBot::with_weights(seed, *w)),
             BotSpec::Level(level @ (Level::Medium | Level::Hard), c) => {
                 let mut bot = MctsBot::new(*c, seed, self.to_string());
-                bot.many = Some(for_many(*level, c));
+                bot.many = Some(for_many(*level, c, true));
+                bot.many_modules = Some(for_many(*level, c, false));
                 Box::new(bot)
             }
             BotSpec::Level(_, c) | BotSpec::Reference(_, c) | BotSpec::Mcts(c) => {
@@ -794,7 +800,7 @@ mod tests {
     #[test]
     fn tuned_levels_play_their_settings_for_more_players() {
         let hard = Level::Hard.config();
-        let many = for_many(Level::Hard, &hard);
+        let many = for_many(Level::Hard, &hard, true);
         let budget = Budget { iterations: Some(80_000 / MODEL_COST), time: hard.budget.time };
         assert_eq!(many, MctsConfig { budget, threads: hard.threads, ..tuned_many() });
         assert_ne!(many.weights.follower, hard.weights.follower, "the follower's value is what differs");
@@ -804,19 +810,31 @@ mod tests {
         c.exploration = 0.9;
         c.weights.follower = 1.0;
         c.budget.iterations = Some(5_000);
-        let many = for_many(Level::Hard, &c);
+        let many = for_many(Level::Hard, &c, true);
         assert_eq!((many.exploration, many.weights.follower), (0.9, 1.0));
         assert_eq!(many.weights.fill, tuned_many().weights.fill);
         assert_eq!(many.budget.iterations, Some(5_000));
         // Random opponents asked for: the level's whole budget.
         c = hard;
         c.opponents = Opponents::Random;
-        let many = for_many(Level::Hard, &c);
+        let many = for_many(Level::Hard, &c, true);
         assert_eq!((many.opponents, many.playout_turns), (Opponents::Random, Some(3)));
         assert_eq!(many.budget.iterations, Some(80_000));
         // `medium` keeps random opponents, and so its whole budget.
-        let medium = for_many(Level::Medium, &Level::Medium.config());
+        let medium = for_many(Level::Medium, &Level::Medium.config(), true);
         assert_eq!((medium.opponents, medium.budget.iterations), (Opponents::Random, Some(6_000)));
+        // With any module on, `hard` keeps random opponents and its whole budget; asked for, the model stays.
+        let plain = for_many(Level::Hard, &hard, false);
+        assert_eq!(plain, MctsConfig { opponents: Opponents::Random, playout_turns: Some(3), ..many_budget(&hard) });
+        c = hard;
+        c.opponents = Opponents::Greedy;
+        let asked = for_many(Level::Hard, &c, false);
+        assert_eq!((asked.opponents, asked.budget.iterations), (Opponents::Greedy, Some(80_000 / MODEL_COST)));
+    }
+
+    /// `tuned_many` with `c`'s budget and threads.
+    fn many_budget(c: &MctsConfig) -> MctsConfig {
+        MctsConfig { budget: c.budget, threads: c.threads, ..tuned_many() }
     }
 
     #[test]

@@ -66,6 +66,7 @@ Bots:
   medium    mcts with the tuned settings, 6000 iterations, one thread (capped at 0.5 s)
   hard      mcts with the tuned settings, 80000 iterations, two threads (capped at 1 s);
             at 3+ players it models the others as greedy, with 2000 iterations
+            (with any module on, it keeps random opponents and its whole budget)
   hard@1    the frozen reference: hard before tuning, the same budget
   citybuilder, farmer, joiner, cautious
             the gauntlet: heuristic players written apart from the evaluation
