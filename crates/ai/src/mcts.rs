@@ -371,9 +371,7 @@ impl MctsBot {
             bank: 0,
         }
     }
-}
 
-impl MctsBot {
     /// The settings it plays `game` with: [`MctsBot::many_modules`] with three or more players and any module on,
     /// [`MctsBot::many`] with three or more players, else [`MctsBot::config`].
     pub fn config_for(&self, game: &Game) -> MctsConfig {
