@@ -62,6 +62,9 @@ pub struct MctsConfig {
     pub playout_deploy: f32,
     /// How the search sees the other players.
     pub opponents: Opponents,
+    /// With modelled opponents: the bot's own turns a playout reaches before the evaluation. At 1 it stops where the
+    /// bot's next turn begins; at 2 the bot plays that turn as the greedy player, the others reply again, and so on.
+    pub model_rounds: u32,
     /// Weight of winning in the reward (the rest is the squashed margin), 0..=1.
     pub win_weight: f32,
     /// Points of margin that make the margin part of the reward about 0.88 (tanh(1)/2 + 1/2).
@@ -95,6 +98,7 @@ impl Default for MctsConfig {
             playout_turns: Some(4),
             playout_deploy: 1.0,
             opponents: Opponents::Random,
+            model_rounds: 1,
             playout_greedy: 0.0,
             win_weight: 0.5,
             margin_scale: 5.0,
@@ -735,17 +739,24 @@ fn playout(
     let model = cfg.opponents.modelled(det.players());
     let start_turn = det.turn();
     let end_turn = cfg.playout_turns.map(|t| start_turn + t);
+    // With modelled opponents, the turn of the bot's the playout is in, and how many of its turns it has begun.
+    let (mut my_turn, mut rounds) = (start_turn, 0);
     while !det.is_over() {
         if end_turn.is_some_and(|t| det.turn() >= t) {
             break;
         }
-        // With modelled opponents a playout is their replies: it ends where the bot's next turn begins.
-        if model && det.turn() != start_turn && det.active_player() == me {
-            break;
+        // With modelled opponents a playout is their replies: it ends where the bot's next turn begins (or, with
+        // more rounds, a later one of its turns; it plays the ones between as the greedy player).
+        if model && det.turn() != my_turn && det.active_player() == me {
+            rounds += 1;
+            if rounds >= cfg.model_rounds {
+                break;
+            }
+            my_turn = det.turn();
         }
         if model
             && let Actor::Player(p) = det.decision().actor
-            && p != me
+            && (p != me || (my_turn != start_turn && det.turn() == my_turn))
         {
             match modelled_action(tree, det, p, buf) {
                 Some(a) => det.apply_unchecked(a),
@@ -873,6 +884,32 @@ mod tests {
         let st = search(&mut tree, &cfg, &game, me, &legal, &priors, 1, 300, None);
         assert_eq!(st.iterations, 300);
         tree.nodes.iter().skip(1).map(|n| n.mover).filter(|&m| m != CHANCE && m != me.0).collect()
+    }
+
+    #[test]
+    fn a_modelled_playout_reaches_the_bots_turn_its_rounds_say() {
+        let mut start = Game::new(&Setup::new(4)).unwrap();
+        while start.decision().actor == Actor::Chance {
+            let a = Action::Draw(start.next_draw().unwrap());
+            start.apply_unchecked(a);
+        }
+        let me = start.active_player();
+        for rounds in 1..=3 {
+            let cfg = MctsConfig {
+                opponents: Opponents::Greedy,
+                playout_turns: None,
+                model_rounds: rounds,
+                ..MctsConfig::default()
+            };
+            let mut tree = Tree::default();
+            tree.reset(cfg.weights);
+            let mut det = start.clone();
+            let mut rng = ChaCha8Rng::seed_from_u64(rounds as u64);
+            det.shuffle_hidden(me, &mut rng);
+            playout(&mut tree, &cfg, &mut det, me, &mut rng, &mut Vec::new());
+            assert_eq!(det.turn(), start.turn() + 4 * rounds, "{rounds} round(s) of four players");
+            assert_eq!(det.active_player(), me);
+        }
     }
 
     #[test]

@@ -207,6 +207,7 @@ impl Reference {
                 playout_turns: Some(4),
                 playout_deploy: 1.0,
                 opponents: Opponents::Random,
+                model_rounds: 1,
                 playout_greedy: 0.0,
                 win_weight: 0.5,
                 margin_scale: 5.0,
@@ -269,7 +270,7 @@ pub struct SpecError {
 }
 
 /// The settings an MCTS spec may change, with one line each (for help texts).
-pub const MCTS_KEYS: [(&str, &str); 16] = [
+pub const MCTS_KEYS: [(&str, &str); 17] = [
     ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
     ("time", "time a decision: `500ms`, `2s`, or `none`"),
     ("threads", "threads searching (root parallelisation)"),
@@ -289,6 +290,7 @@ pub const MCTS_KEYS: [(&str, &str); 16] = [
         "opponents",
         "the other players in the search: `random`, `greedy` (modelled as the greedy player), or `auto` (greedy with 3+)",
     ),
+    ("rounds", "with modelled opponents: the bot's own turns a playout reaches before the evaluation (1 to 8)"),
     ("reuse", "keep the tree from a placement for the meeple decision that follows: true or false"),
     ("early", "stop a search once its most visited action can no longer be overtaken: true or false"),
     ("carry", "with early: iterations a decided search left go to later undecided ones: true or false"),
@@ -487,6 +489,13 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
                 .find(|o| o.name() == v)
                 .ok_or_else(|| format!("`opponents` is `random`, `greedy` or `auto`, not `{v}`"))?
         }
+        "rounds" => {
+            let r: u32 = at_most(key, v, 8)?;
+            if r == 0 {
+                return Err("`rounds` must be at least 1".into());
+            }
+            c.model_rounds = r;
+        }
         "early" => c.early = boolean(key, v)?,
         "carry" => c.carry = boolean(key, v)?,
         _ => {
@@ -502,7 +511,7 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
 }
 
 /// The settings that take whole numbers (a tuner's real value is rounded).
-pub const INTEGER_KEYS: [&str; 4] = ["threads", "playout", "prior_visits", "followers_full"];
+pub const INTEGER_KEYS: [&str; 5] = ["threads", "playout", "prior_visits", "rounds", "followers_full"];
 
 /// The current value of an MCTS setting that is a number (`iterations`, `time` and `reuse` are not read here).
 fn get_key(c: &MctsConfig, key: &str) -> Option<f64> {
@@ -517,6 +526,7 @@ fn get_key(c: &MctsConfig, key: &str) -> Option<f64> {
         "widening" => c.widening as f64,
         "prior" => c.prior_weight as f64,
         "prior_visits" => c.prior_visits as f64,
+        "rounds" => c.model_rounds as f64,
         _ => return None,
     })
 }
@@ -673,6 +683,9 @@ impl fmt::Display for BotSpec {
         if c.opponents != base.opponents {
             parts.push(format!("opponents={}", c.opponents.name()));
         }
+        if c.model_rounds != base.model_rounds {
+            parts.push(format!("rounds={}", c.model_rounds));
+        }
         if c.reuse != base.reuse {
             parts.push(format!("reuse={}", c.reuse));
         }
@@ -706,6 +719,7 @@ mod tests {
             "citybuilder",
             "hard@1",
             "hard@1:threads=1",
+            "hard:opponents=greedy,rounds=2",
             "farmer",
             "joiner",
             "cautious",
@@ -738,6 +752,8 @@ mod tests {
             ("mcts:c=1e30", "from 0 to"),
             ("greedy:city_close=inf", "from 0 to"),
             ("mcts:prior_visits=4294967295", "at most"),
+            ("mcts:rounds=0", "at least 1"),
+            ("mcts:rounds=9", "at most 8"),
         ];
         for (text, why) in cases {
             let e = text.parse::<BotSpec>().unwrap_err();
