@@ -642,13 +642,17 @@ if (runs("small")) {
     await p.getByRole("button", { name: "Start" }).click();
     await p.getByLabel("Speed").selectOption("0.25");
     await p.getByRole("button", { name: "Play" }).click();
+    const played = Date.now();
     await p.waitForTimeout(1600);
     await p.getByRole("button", { name: "Pause" }).click();
+    // Timers run late on a loaded machine: the bound is the time that really passed, not the 1.6 s asked for.
+    const most = Math.floor((Date.now() - played) / 250) + 1;
     const at = Number(await p.locator(".replay-controls input[type=range]").inputValue());
     await p.waitForTimeout(700);
     const later = Number(await p.locator(".replay-controls input[type=range]").inputValue());
     replay.autoplay = { at, later };
-    if (at < 3 || at > 9) failures.push(`replay: autoplay at 0.25 s a step reached step ${at} in 1.6 s`);
+    if (at < 2 || at > most)
+      failures.push(`replay: autoplay at 0.25 s a step reached step ${at}; between 2 and ${most} were due`);
     if (later !== at) failures.push(`replay: paused at step ${at}, it went on to ${later}`);
     report.replay = replay;
     await p.close();
@@ -1487,9 +1491,10 @@ if (runs("hotseat")) {
       await page.waitForTimeout(40);
       continue;
     }
-    if (Date.now() - idleSince > 5000) {
+    // The defect this looks for is a page that never offers a control again; 15 s leaves room for a loaded machine.
+    if (Date.now() - idleSince > 15000) {
       failures.push(
-        `hot seat: no control for 5 s after ${moves} moves: "${await page.locator(".decision").innerText()}"`,
+        `hot seat: no control for 15 s after ${moves} moves: "${await page.locator(".decision").innerText()}"`,
       );
       await page.screenshot({ path: `${out}/5-hot-seat-stalled.png` });
       break;
