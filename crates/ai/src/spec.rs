@@ -49,7 +49,7 @@ impl Level {
             },
             Level::Medium => MctsConfig {
                 budget: Budget { iterations: Some(6_000), time: Some(Duration::from_millis(500)) },
-                // Modelled, its opponents would leave it 150 iterations at 3+ players: too few (four players
+                // Modelled (one round), its opponents left it 150 iterations at 3+ players: too few (four players
                 // against three `greedy`, 200 games: 23.7% against 32.9% with random opponents; docs/ai.md).
                 opponents: Opponents::Random,
                 ..tuned()
