@@ -65,7 +65,7 @@ Bots:
   easy      mcts, 60 iterations, playouts to the end, no priors
   medium    mcts with the tuned settings, 6000 iterations, one thread (capped at 0.5 s)
   hard      mcts with the tuned settings, 80000 iterations, two threads (capped at 1 s);
-            at 3+ players it models the others as greedy, with 2000 iterations
+            at 3+ players it models the others as greedy, two rounds a playout, with 1000 iterations
             (with any module on, it keeps random opponents and its whole budget)
   hard@1    the frozen reference: hard before tuning, the same budget
   citybuilder, farmer, joiner, cautious
@@ -86,6 +86,8 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   prior_visits  visits before a node computes its priors
   opponents     the others in the search: random, greedy (modelled as the greedy player), or auto
                 (greedy at 3+ players: what hard plays)
+  rounds        with modelled opponents: the bot's own turns a playout reaches before the evaluation
+                (1 to 8; hard at 3+ players: 2)
   reuse         keep the tree from a placement for the meeple decision that follows: true or false
   early         stop a search once its most visited action can no longer be overtaken: true or false
   carry         with early: iterations a decided search left go to later undecided ones: true or false
