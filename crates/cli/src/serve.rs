@@ -66,12 +66,21 @@ pub(crate) struct LimitArgs {
     /// Tiles of its own (all copies) a game may bring.
     #[arg(long, default_value_t = 200)]
     max_custom_tiles: u32,
-    /// WebSockets one game may have open.
+    /// Spectators' WebSockets one game may have open (its seats always get in: each has room for 4 of its own).
     #[arg(long, default_value_t = 1000)]
     sockets_per_game: usize,
-    /// WebSockets one address may have open.
+    /// WebSockets one address may have open (a seat's socket past it closes the address's oldest spectator socket).
     #[arg(long, default_value_t = 64)]
     sockets_per_address: usize,
+    /// How often a WebSocket is pinged.
+    #[arg(long, default_value = "20s", value_parser = humantime::parse_duration)]
+    socket_ping: Duration,
+    /// A WebSocket that sends nothing (no answer to a ping either), or takes no message, for this long is closed.
+    #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
+    socket_timeout: Duration,
+    /// The per-address limits count an IPv6 address by its first this many bits (64: its network).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u8).range(1..=128))]
+    ipv6_prefix: u8,
     /// A running game nobody has changed for this long is abandoned: finished as it stands and out of memory
     /// (`never` to keep every game running).
     #[arg(long, default_value = "30days", value_parser = parse_expiry)]
@@ -107,6 +116,9 @@ impl LimitArgs {
             max_custom_tiles: self.max_custom_tiles,
             sockets_per_game: self.sockets_per_game,
             sockets_per_address: self.sockets_per_address,
+            socket_ping: self.socket_ping,
+            socket_timeout: self.socket_timeout,
+            ipv6_prefix: self.ipv6_prefix,
             max_connections: self.max_connections,
             connections_per_address: self.connections_per_address,
             header_timeout: self.header_timeout,

@@ -83,6 +83,7 @@ async fn health(State(s): State<Arc<AppState>>) -> Json<Value> {
         "status": "ok",
         "db": s.store.kind(),
         "games_loaded": s.loaded(),
+        "sockets_open": s.sockets.lock().map(|t| t.len()).unwrap_or(0),
         "bot_threads": s.bots.threads(),
         "bot_queue": { "people": people, "bots": bots },
     }))
@@ -158,12 +159,10 @@ struct CreateRequest {
     tile_file: Option<String>,
 }
 
-/// Characters a name may not hold: controls, the bidirectional overrides and isolates (which can reorder what is
-/// shown around a name), and the invisible ones (zero-width spaces and joiners, the byte-order mark).
+/// Characters a name may not hold: controls and line separators, the bidirectional formatting characters (which can
+/// reorder what is shown around a name), and the invisible ones ([`crate::text`]).
 pub(crate) fn hidden_char(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
-        || matches!(c, '\u{061C}' | '\u{180E}' | '\u{00AD}')
+    !crate::text::name_char(c)
 }
 
 fn seat_name(requested: Option<&str>, i: usize, bot: Option<&BotSpec>) -> Result<String, ApiError> {

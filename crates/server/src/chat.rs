@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::text;
+
 /// The longest message, in characters (not bytes) once trimmed.
 pub(crate) const MAX_CHARS: usize = 280;
 
@@ -25,29 +27,32 @@ pub(crate) enum ChatError {
     /// A bidirectional override or isolate, which would reorder what is shown after it (names included).
     #[error("a chat message cannot hold direction-changing characters: character {0} is one")]
     Direction(usize),
-}
-
-/// The bidirectional embeddings, overrides and isolates.
-fn direction_char(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    /// A character drawn as nothing (a zero-width space, a filler, a tag…) other than those emoji and scripts need.
+    #[error(
+        "a chat message cannot hold invisible characters (zero-width spaces, fillers, tags…): character {0} is one"
+    )]
+    Invisible(usize),
 }
 
 /// A message as it is stored: `text` trimmed, then checked.
 ///
 /// # Errors
-/// When it is empty, too long, or holds a control or direction-changing character.
+/// When it is empty, too long, or holds a control, line-breaking, direction-changing or invisible character.
 pub(crate) fn check(text: &str) -> Result<&str, ChatError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(ChatError::Empty);
     }
     for (i, c) in text.chars().enumerate() {
-        if c.is_control() {
+        if text::line_breaking(c) {
             return Err(ChatError::Control(i + 1));
         }
-        if direction_char(c) {
+        if text::direction_changing(c) {
             return Err(ChatError::Direction(i + 1));
         }
+    }
+    if let Some(at) = text::invisible_in_chat(text) {
+        return Err(ChatError::Invisible(at));
     }
     let n = text.chars().count();
     if n > MAX_CHARS {
@@ -97,5 +102,7 @@ mod tests {
         }
         assert_eq!(check("a\u{202E}b"), Err(ChatError::Direction(2)));
         assert_eq!(check("\u{2067}x"), Err(ChatError::Direction(1)));
+        assert_eq!(check("a\u{2028}b"), Err(ChatError::Control(2)));
+        assert_eq!(check("a\u{200B}b"), Err(ChatError::Invisible(2)));
     }
 }

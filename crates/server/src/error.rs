@@ -83,6 +83,28 @@ impl ApiError {
     }
 }
 
+/// The most characters of an error message sent back.
+const MAX_MESSAGE: usize = 400;
+
+/// An error message as a client is sent it: what it quotes of the request (a bot spec, a name, a JSON body) may not
+/// reorder, hide or break what is shown around it, so such characters are written as escapes (`\u{202e}`), and it is
+/// cut at [`MAX_MESSAGE`] characters, so a 20 KB spec is not sent back whole.
+pub(crate) fn shown(message: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in message.chars().enumerate() {
+        if n == MAX_MESSAGE {
+            out.push('…');
+            break;
+        }
+        if crate::text::name_char(c) {
+            out.push(c);
+        } else {
+            out.extend(c.escape_unicode());
+        }
+    }
+    out
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status();
@@ -92,12 +114,27 @@ impl IntoResponse for ApiError {
         // What went wrong inside stays in the log: the client learns only that nothing was changed.
         let message = match &self {
             ApiError::Store(_) => "the server could not store the change; nothing was changed".to_string(),
-            other => other.to_string(),
+            other => shown(&other.to_string()),
         };
         let mut body = json!({ "error": message, "code": code });
         if let ApiError::Conflict { version, .. } = &self {
             body["version"] = json!(version);
         }
         (status, axum::Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_escaped_and_cut() {
+        assert_eq!(shown("bot `a\u{202E}b`"), "bot `a\\u{202e}b`");
+        assert_eq!(shown("line\nbreak"), "line\\u{a}break");
+        let long = shown(&"x".repeat(20_000));
+        assert_eq!(long.chars().count(), MAX_MESSAGE + 1);
+        assert!(long.ends_with('…'));
+        assert_eq!(shown("Ștefan 🐑"), "Ștefan 🐑");
     }
 }

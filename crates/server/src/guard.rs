@@ -13,8 +13,9 @@ use axum::response::{IntoResponse, Response};
 use crate::AppState;
 use crate::error::ApiError;
 
-/// The client's address: the connection's peer, or with `--trust-proxy` the last address a proxy in front added to
-/// `X-Forwarded-For`. `None` when neither is known (a router called in process).
+/// The client's address as the per-address limits count it ([`crate::address_key`]: an IPv6 address by its network):
+/// the connection's peer, or with `--trust-proxy` the last address a proxy in front added to `X-Forwarded-For`.
+/// `None` when neither is known (a router called in process).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Client(pub Option<IpAddr>);
 
@@ -32,9 +33,10 @@ impl FromRequestParts<Arc<AppState>> for Client {
                 .filter_map(|a| a.trim().parse::<IpAddr>().ok())
                 .next_back()
         {
-            return Ok(Client(Some(ip)));
+            return Ok(Client(Some(crate::address_key(ip, s.limits.ipv6_prefix))));
         }
-        Ok(Client(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())))
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        Ok(Client(peer.map(|ip| crate::address_key(ip, s.limits.ipv6_prefix))))
     }
 }
 

@@ -31,8 +31,10 @@ mod guard;
 mod limits;
 mod listen;
 mod room;
+mod sockets;
 mod standing;
 mod store;
+mod text;
 mod token;
 mod views;
 mod web;
@@ -49,7 +51,7 @@ use tokio::sync::{Mutex, broadcast};
 
 use crate::bots::{BotPool, Lane, ThinkError};
 use crate::error::ApiError;
-pub use crate::limits::Limits;
+pub use crate::limits::{Limits, MAX_HEADER_BYTES, SOCKETS_PER_SEAT, address_key};
 pub use crate::listen::{serve, serve_until};
 use crate::room::{Change, Room, Saved, Seat};
 pub use crate::store::{Store, StoreError};
@@ -104,8 +106,6 @@ pub(crate) struct Handle {
     thinking: AtomicBool,
     /// A hint is being worked out (one at a time per game, so hints cannot crowd the bots out).
     pub hinting: AtomicBool,
-    /// Its WebSockets open.
-    pub sockets: std::sync::atomic::AtomicUsize,
     /// When it was last asked for (Unix seconds).
     touched: std::sync::atomic::AtomicI64,
     /// Spectators' views of past positions (`view?at=N`), by number of actions.
@@ -177,8 +177,8 @@ pub(crate) struct AppState {
     pub chat_rate: KeyedLimiter<(String, u8)>,
     /// Games created and seats taken, per address.
     pub create_rate: KeyedLimiter<std::net::IpAddr>,
-    /// WebSockets open, per address.
-    pub sockets_by_address: StdMutex<HashMap<std::net::IpAddr, usize>>,
+    /// The WebSockets open, and who gets in.
+    pub sockets: StdMutex<sockets::SocketTable>,
     /// Writes of games of bots only that may wait for the database at once.
     bot_writes: tokio::sync::Semaphore,
     /// Replays of past positions (`view?at=N`) running at once.
@@ -226,7 +226,7 @@ impl Server {
             hint_rate: governor::RateLimiter::keyed(per_minute(limits.hints_per_minute)),
             chat_rate: governor::RateLimiter::keyed(per_minute(limits.chat_per_minute)),
             create_rate: governor::RateLimiter::keyed(per_minute(limits.creates_per_minute)),
-            sockets_by_address: StdMutex::new(HashMap::new()),
+            sockets: StdMutex::new(sockets::SocketTable::default()),
             bot_writes: tokio::sync::Semaphore::new(2),
             replays: tokio::sync::Semaphore::new(1),
             limits,
@@ -639,7 +639,6 @@ fn handle_of(room: Room) -> Handle {
         bots,
         thinking: AtomicBool::new(false),
         hinting: AtomicBool::new(false),
-        sockets: std::sync::atomic::AtomicUsize::new(0),
         touched: std::sync::atomic::AtomicI64::new(store::now()),
         past: StdMutex::new(Vec::new()),
         rewrites: std::sync::atomic::AtomicU64::new(0),

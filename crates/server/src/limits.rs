@@ -2,6 +2,7 @@
 //! "Running it in public"). Every input, queue and client is limited: a single visitor cannot stop the bots, fill
 //! the database or make the server unusable for everyone else.
 
+use std::net::{IpAddr, Ipv6Addr};
 use std::time::Duration;
 
 use carcassonne_ai::{BotSpec, Level};
@@ -29,10 +30,21 @@ pub struct Limits {
     pub max_custom_kinds: usize,
     /// The most tiles (copies of every kind added) a game's own tiles may add.
     pub max_custom_tiles: u32,
-    /// WebSockets one game may have open (its seats' and its spectators').
+    /// Spectators' WebSockets one game may have open. Its seats' sockets are not counted here: each seat always
+    /// has room for [`SOCKETS_PER_SEAT`] of its own, so watchers can never keep the players out.
     pub sockets_per_game: usize,
-    /// WebSockets one address may have open.
+    /// WebSockets one address may have open. A seat's socket past it takes the place of the address's oldest
+    /// spectator socket.
     pub sockets_per_address: usize,
+    /// How often a WebSocket is pinged.
+    pub socket_ping: Duration,
+    /// A WebSocket that has sent nothing (not even the answer to a ping) for this long, or that has not taken a
+    /// message from the server in this long, is closed.
+    pub socket_timeout: Duration,
+    /// The per-address limits count an IPv6 address by its first this many bits (64: one network, which is what
+    /// one host is usually given). IPv4 addresses, and IPv4 addresses written as IPv6 (`::ffff:a.b.c.d`), count
+    /// whole.
+    pub ipv6_prefix: u8,
     /// Connections open at once, in all; past that a new connection is closed at once.
     pub max_connections: usize,
     /// Connections one address may have open at once.
@@ -63,6 +75,9 @@ impl Default for Limits {
             max_custom_tiles: 200,
             sockets_per_game: 1_000,
             sockets_per_address: 64,
+            socket_ping: Duration::from_secs(20),
+            socket_timeout: Duration::from_secs(60),
+            ipv6_prefix: 64,
             max_connections: 1_024,
             connections_per_address: 128,
             header_timeout: Duration::from_secs(10),
@@ -70,6 +85,29 @@ impl Default for Limits {
             trust_proxy: false,
             abandon_after: Some(Duration::from_secs(30 * 24 * 3600)),
         }
+    }
+}
+
+/// WebSockets each seat of a game may have open (a player's tabs and devices); a seat's socket past that closes the
+/// seat's oldest one.
+pub const SOCKETS_PER_SEAT: usize = 4;
+
+/// The most bytes a request's line and headers may take together; past that the answer is `431`.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// The key the per-address limits count `ip` under: an IPv4 address whole (also when written as IPv6,
+/// `::ffff:a.b.c.d`), an IPv6 address by its first `prefix` bits (at most 128).
+pub fn address_key(ip: IpAddr, prefix: u8) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let bits = u32::from(prefix.min(128));
+                let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
+                IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask))
+            }
+        },
     }
 }
 
@@ -125,6 +163,19 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_are_counted_by_host() {
+        let key = |a: &str, p| address_key(a.parse().unwrap(), p).to_string();
+        assert_eq!(key("192.0.2.7", 64), "192.0.2.7");
+        assert_eq!(key("::ffff:192.0.2.7", 64), "192.0.2.7");
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 48), "2001:db8:1::");
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 128), "2001:db8:1:2:aaaa:bbbb:cccc:dddd");
+        assert_eq!(key("2001:db8::1", 0), "::");
+        assert_eq!(key("2001:db8::1", 200), "2001:db8::1");
+        assert_eq!(key("::1", 64), "::");
+    }
 
     #[test]
     fn hints_come_from_fixed_specs_only() {

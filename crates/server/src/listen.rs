@@ -1,7 +1,8 @@
 //! Serving the routes over TCP with every connection bounded: at most so many connections in all and per address
 //! (past that a new one is closed at once, so idle connections cannot use up the file descriptors that `/health` and
-//! the players need), a deadline for a request's headers that is also how long a kept-alive connection may sit idle,
-//! and a graceful stop on Ctrl-C or SIGTERM.
+//! the players need; a connection upgraded to a WebSocket keeps its place until the socket closes), a deadline for a
+//! request's headers that is also how long a kept-alive connection may sit idle, at most [`MAX_HEADER_BYTES`] of
+//! headers (`431` past that), and a graceful stop on Ctrl-C or SIGTERM.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -12,9 +13,9 @@ use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::{Limits, Server};
+use crate::{Limits, MAX_HEADER_BYTES, Server};
 
 /// Connections open, per address.
 type Counts = Arc<Mutex<HashMap<IpAddr, usize>>>;
@@ -47,6 +48,17 @@ impl Drop for AddressSlot {
                 c.remove(&self.ip);
             }
         }
+    }
+}
+
+/// A connection's places in the caps (in all, and its address's), held while it is open and, once it is upgraded to
+/// a WebSocket, while the socket is: every request carries it, and the socket's task keeps a clone.
+#[derive(Clone)]
+pub(crate) struct ConnectionPlace(#[allow(dead_code)] Arc<(OwnedSemaphorePermit, AddressSlot)>);
+
+impl std::fmt::Debug for ConnectionPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConnectionPlace").finish_non_exhaustive()
     }
 }
 
@@ -97,7 +109,8 @@ pub async fn serve_until(
             }
             continue;
         };
-        let Some(slot) = AddressSlot::take(&counts, peer.ip(), limits.connections_per_address) else {
+        let key = crate::address_key(peer.ip(), limits.ipv6_prefix);
+        let Some(slot) = AddressSlot::take(&counts, key, limits.connections_per_address) else {
             refused += 1;
             if refused.is_power_of_two() {
                 tracing::warn!(refused, address = %peer.ip(), "too many connections from one address");
@@ -106,13 +119,17 @@ pub async fn serve_until(
         };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
+        let place = ConnectionPlace(Arc::new((permit, slot)));
+        let held = place.clone();
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             req.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
+            req.extensions_mut().insert(held.clone());
             tower::Service::call(&mut app.clone(), req.map(axum::body::Body::new))
         });
         let conn = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(limits.header_timeout)
+            .max_buf_size(MAX_HEADER_BYTES)
             .keep_alive(true)
             .serve_connection(TokioIo::new(stream), service)
             .with_upgrades();
@@ -127,8 +144,7 @@ pub async fn serve_until(
                     let _ = conn.await;
                 }
             }
-            drop(slot);
-            drop(permit);
+            drop(place);
         });
     }
     drop(listener);

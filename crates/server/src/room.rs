@@ -321,7 +321,21 @@ impl Room {
         match self.take_back_seat() {
             Some(s) if s == seat => {}
             Some(s) => return Err(ActError::NotYours(format!("only {s} may take back now"))),
-            None => return Err(ActError::Nothing("there is nothing to take back".into())),
+            // Past a draw (or another barrier) nothing may be taken back; but the last action being another seat's,
+            // it is not this seat's to take back in any case (403, as the docs say), only its own past a barrier
+            // are "nothing to take back" (422).
+            None => {
+                let last = self.entries.iter().rev().find_map(|e| match e.actor {
+                    Actor::Player(p) => Some(p),
+                    _ => None,
+                });
+                return Err(match last {
+                    Some(p) if p != seat => {
+                        ActError::NotYours(format!("the last action is {p}'s, not yours to take back"))
+                    }
+                    _ => ActError::Nothing("there is nothing to take back".into()),
+                });
+            }
         }
         self.entries.pop();
         let mut game = self.snapshot.1.clone();

@@ -423,6 +423,12 @@ impl Store {
                 .execute(&mut *tx)
                 .await
                 .map_err(conflict_or)?;
+                // Players talking are still at the table: the game is not abandoned.
+                sqlx::query("UPDATE games SET updated_at = $1 WHERE id = $2")
+                    .bind(at)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
                 Some(ChatLine {
                     n: last + 1,
                     seat: carcassonne::Player(seat as u8).to_string(),

@@ -5,18 +5,22 @@
 //! "view"}` for every change, each view the connection's own (what its seat may see), and `{"type": "chat",
 //! "message": …}` for every message written in the game's chat.
 //!
-//! A spectator's message for a change is worked out once and shared by every spectator socket. Sockets are capped
-//! per game and per address (`--sockets-per-game`, `--sockets-per-address`).
+//! A spectator's message for a change is worked out once and shared by every spectator socket. Who gets in is
+//! [`crate::sockets`]'s to say: spectators are capped per game and per address (`--sockets-per-game`,
+//! `--sockets-per-address`), a seat always gets in. Every socket is pinged every `--socket-ping`; one that has sent
+//! nothing (no pong either) for `--socket-timeout`, or has not taken the server's message in that long, is closed.
 
-use std::net::IpAddr;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::time::Duration;
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::Extension;
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use carcassonne::Player;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
@@ -24,79 +28,64 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::api::seat_by_token;
 use crate::error::ApiError;
 use crate::guard::Client;
+use crate::listen::ConnectionPlace;
 use crate::{AppState, Handle, Update};
+use tokio_util::sync::CancellationToken;
 
 /// The subprotocol the server speaks.
 pub(crate) const PROTOCOL: &str = "carc.v1";
 
-/// The token offered as a subprotocol `token.<token>`, if any.
-fn offered_token(headers: &HeaderMap) -> Option<String> {
+/// The tokens offered as subprotocols `token.<token>`.
+fn offered_tokens(headers: &HeaderMap) -> Vec<&str> {
     headers
         .get_all(axum::http::header::SEC_WEBSOCKET_PROTOCOL)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .find_map(|p| p.trim().strip_prefix("token.").map(str::to_string))
+        .filter_map(|p| p.trim().strip_prefix("token."))
+        .collect()
 }
 
-/// A socket counted against its game's and its address's caps while it lives.
-struct Slot {
+/// A socket's place in the server's table while it lives.
+struct Place {
     state: Arc<AppState>,
-    handle: Arc<Handle>,
-    addr: Option<IpAddr>,
+    id: u64,
+    /// Cancelled when the socket must make room for a seat's.
+    close: CancellationToken,
+    /// Its connection's place in the connection caps, held while the socket is open.
+    _connection: Option<ConnectionPlace>,
 }
 
-impl Drop for Slot {
+impl Drop for Place {
     fn drop(&mut self) {
-        self.handle.sockets.fetch_sub(1, Ordering::AcqRel);
-        if let Some(ip) = self.addr
-            && let Ok(mut by) = self.state.sockets_by_address.lock()
-            && let Some(n) = by.get_mut(&ip)
-        {
-            *n -= 1;
-            if *n == 0 {
-                by.remove(&ip);
-            }
+        if let Ok(mut t) = self.state.sockets.lock() {
+            t.release(self.id);
         }
     }
-}
-
-/// Take a place for a socket of game `h` from `addr`, or say which cap is reached (429).
-fn take_slot(s: &Arc<AppState>, h: &Arc<Handle>, addr: Option<IpAddr>) -> Result<Slot, ApiError> {
-    if h.sockets.fetch_add(1, Ordering::AcqRel) >= s.limits.sockets_per_game {
-        h.sockets.fetch_sub(1, Ordering::AcqRel);
-        return Err(ApiError::Busy(format!(
-            "this game has {} sockets open: watch it later",
-            s.limits.sockets_per_game
-        )));
-    }
-    let mut slot = Slot { state: Arc::clone(s), handle: Arc::clone(h), addr: None };
-    if let Some(ip) = addr {
-        let mut by = s.sockets_by_address.lock().map_err(|_| ApiError::Internal("the socket table failed".into()))?;
-        let n = by.entry(ip).or_insert(0);
-        if *n >= s.limits.sockets_per_address {
-            return Err(ApiError::Busy(format!("an address may keep {} sockets open", s.limits.sockets_per_address)));
-        }
-        *n += 1;
-        slot.addr = Some(ip);
-    }
-    Ok(slot)
 }
 
 pub(crate) async fn upgrade(
     State(s): State<Arc<AppState>>,
     Path(id): Path<String>,
     client: Client,
+    connection: Option<Extension<ConnectionPlace>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let h = s.handle(&id).await?;
-    let seat = match offered_token(&headers) {
-        Some(t) => Some(seat_by_token(&*h.room.lock().await, &t)?),
-        None => None,
+    let seat = match offered_tokens(&headers)[..] {
+        [] => None,
+        [t] => Some(seat_by_token(&*h.room.lock().await, t)?),
+        _ => return Err(ApiError::BadRequest("offer one seat's token, not several".into())),
     };
-    let slot = take_slot(&s, &h, client.0)?;
-    Ok(ws.protocols([PROTOCOL]).max_message_size(4 * 1024).on_upgrade(move |socket| session(slot, seat, socket)))
+    let (place, close) = s
+        .sockets
+        .lock()
+        .map_err(|_| ApiError::Internal("the socket table failed".into()))?
+        .admit(&s.limits, &h.id, seat, client.0)
+        .map_err(|e| ApiError::Busy(e.to_string()))?;
+    let place = Place { state: Arc::clone(&s), id: place, close, _connection: connection.map(|c| c.0) };
+    Ok(ws.protocols([PROTOCOL]).max_message_size(4 * 1024).on_upgrade(move |socket| session(place, h, seat, socket)))
 }
 
 /// What a socket is sent for an update: a spectator's message is built once per update, for every spectator.
@@ -124,20 +113,38 @@ async fn message(h: &Handle, u: &Update, seat: Option<Player>) -> Utf8Bytes {
     }
 }
 
-async fn session(slot: Slot, seat: Option<Player>, socket: WebSocket) {
-    let h = Arc::clone(&slot.handle);
+/// Send `msg`, or give up after `within` (a client that does not read).
+async fn send(tx: &mut SplitSink<WebSocket, Message>, msg: Message, within: Duration) -> bool {
+    matches!(tokio::time::timeout(within, tx.send(msg)).await, Ok(Ok(())))
+}
+
+async fn session(place: Place, h: Arc<Handle>, seat: Option<Player>, socket: WebSocket) {
+    let limits = &place.state.limits;
+    let (ping_every, timeout) = (limits.socket_ping, limits.socket_timeout);
     let mut updates = h.updates.subscribe();
     let (mut tx, mut rx) = socket.split();
     let hello = json!({ "type": "view", "view": h.room.lock().await.view(seat) });
-    if tx.send(Message::Text(hello.to_string().into())).await.is_err() {
+    if !send(&mut tx, Message::Text(hello.to_string().into()), timeout).await {
         return;
     }
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
+            () = place.close.cancelled() => {
+                let bye = CloseFrame { code: 4000, reason: "a seat's socket took this one's place".into() };
+                let _ = send(&mut tx, Message::Close(Some(bye)), timeout).await;
+                return;
+            }
+            _ = pings.tick() => {
+                if heard.elapsed() >= timeout || !send(&mut tx, Message::Ping(Bytes::new()), timeout).await {
+                    return;
+                }
+            }
             msg = rx.next() => match msg {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                // Pings are answered by the library; anything else the client sends is ignored.
-                Some(Ok(_)) => {}
+                // Pongs and pings (answered by the library) say the client is there; anything else is ignored.
+                Some(Ok(_)) => heard = tokio::time::Instant::now(),
             },
             u = updates.recv() => {
                 let text = match u {
@@ -148,7 +155,7 @@ async fn session(slot: Slot, seat: Option<Player>, socket: WebSocket) {
                     }
                     Err(RecvError::Closed) => return,
                 };
-                if tx.send(Message::Text(text)).await.is_err() {
+                if !send(&mut tx, Message::Text(text), timeout).await {
                     return;
                 }
             }

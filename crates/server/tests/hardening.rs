@@ -301,3 +301,119 @@ async fn a_hint_whose_client_went_away_does_not_switch_hints_off() {
     let (st, e) = get(&app, &format!("{url}?bot=greedy"), ana).await;
     assert_eq!(st, StatusCode::OK, "{e}");
 }
+
+// Issue 37: what a hostile visitor tried next.
+
+#[tokio::test]
+async fn r37_names_and_chat_refuse_line_breaking_and_invisible_characters() {
+    let db = sqlite();
+    let app = Server::open(&db.url, 1).await.unwrap().router();
+    for name in ["a\u{2028}b", "a\u{2029}b", "a\u{034F}b", "ab\u{E0041}\u{E007F}", "\u{3164}", "a\u{115F}", "\u{FFA0}x"]
+    {
+        let (st, e) = post(&app, "/api/games", None, json!({ "seats": [{ "name": name }, { "name": "Bo" }] })).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{name:?}: {e}");
+    }
+    let (id, tokens) = create(&app, json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let url = format!("/api/games/{id}/chat");
+    for text in ["a\u{2028}b", "a\u{200B}b", "a\u{2060}b", "\u{FEFF}hi", "a\u{034F}b", "\u{3164}", "x\u{E0020}"] {
+        let (st, e) = post(&app, &url, tokens[0].as_deref(), json!({ "text": text })).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{text:?}: {e}");
+    }
+    // Emoji keep their joiners and presentation selectors, and scripts their joiners.
+    for text in ["👩\u{200D}👩\u{200D}👧", "❤\u{FE0F}", "می\u{200C}خواهم"] {
+        let (st, e) = post(&app, &url, tokens[0].as_deref(), json!({ "text": text })).await;
+        assert_eq!(st, StatusCode::CREATED, "{text:?}: {e}");
+    }
+}
+
+#[tokio::test]
+async fn r37_a_refused_bot_spec_is_not_echoed_whole() {
+    let db = sqlite();
+    let app = Server::open(&db.url, 1).await.unwrap().router();
+    let spec = format!("\u{202E}{}", "x".repeat(20_000));
+    let (st, e) = post(&app, "/api/games", None, json!({ "seats": [{ "bot": spec }, { "name": "Bo" }] })).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let message = e["error"].as_str().unwrap();
+    assert!(message.len() < 1_000, "{} bytes of error", message.len());
+    assert!(!message.contains('\u{202E}'), "a direction override reflected: {message:?}");
+    let (id, tokens) = create(&app, json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let (st, e) = get(&app, &format!("/api/games/{id}/hint?bot={}", "y".repeat(5_000)), tokens[0].as_deref()).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert!(e["error"].as_str().unwrap().len() < 1_000, "{e}");
+}
+
+#[tokio::test]
+async fn r37_chat_keeps_a_game_from_being_abandoned() {
+    let db = sqlite();
+    let server = Server::open_with(
+        &db.url,
+        carcassonne_server::Limits { abandon_after: Some(Duration::from_secs(3600)), ..Default::default() },
+    )
+    .await
+    .unwrap();
+    let app = server.router();
+    let (id, tokens) = create(&app, json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let side = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.url)).await.unwrap();
+    sqlx::query("UPDATE games SET updated_at = updated_at - 7200 WHERE id = $1")
+        .bind(&id)
+        .execute(&side)
+        .await
+        .unwrap();
+    // The players are talking it over.
+    let (st, _) =
+        post(&app, &format!("/api/games/{id}/chat"), tokens[1].as_deref(), json!({ "text": "your move" })).await;
+    assert_eq!(st, StatusCode::CREATED);
+    assert_eq!(server.sweep().await, 0);
+    assert_eq!(get(&app, &format!("/api/games/{id}"), None).await.1["status"], "running");
+}
+
+#[tokio::test]
+async fn r37_another_seat_taking_back_is_forbidden() {
+    let db = sqlite();
+    let app = Server::open(&db.url, 1).await.unwrap().router();
+    let (id, tokens) = create(&app, json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let (ana, bo) = (tokens[0].as_deref(), tokens[1].as_deref());
+    let url = format!("/api/games/{id}");
+    let (_, v) = get(&app, &url, ana).await;
+    let mut version = v["version"].as_u64().unwrap();
+    // Ana places her tile, then her follower (or none): her turn waits for her to confirm it.
+    for _ in 0..2 {
+        let (_, v) = get(&app, &url, ana).await;
+        let Some(a) = v["game"]["legal"][0].as_str() else { break };
+        let (st, e) = post(&app, &format!("{url}/actions"), ana, json!({ "action": a, "version": version })).await;
+        assert_eq!(st, StatusCode::OK, "{e}");
+        version += 1;
+        let (st, e) = post(&app, &format!("{url}/take-back"), bo, json!({ "version": version })).await;
+        assert_eq!(st, StatusCode::FORBIDDEN, "Bo taking back Ana's action: {e}");
+    }
+    // Once she has confirmed it and Bo's tile is drawn, her turn is past the draw: Bo may still not take it back
+    // (it is not his), and for Ana there is nothing left to take back.
+    let (st, e) = post(&app, &format!("{url}/confirm"), ana, json!({ "version": version })).await;
+    assert_eq!(st, StatusCode::OK, "{e}");
+    let version = e["version"].as_u64().unwrap();
+    let (st, e) = post(&app, &format!("{url}/take-back"), bo, json!({ "version": version })).await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "Bo taking back Ana's confirmed turn: {e}");
+    let (st, e) = post(&app, &format!("{url}/take-back"), ana, json!({ "version": version })).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "Ana past the draw: {e}");
+}
+
+#[tokio::test]
+async fn r37_a_socket_offering_two_tokens_is_refused() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let db = sqlite();
+    let server = Server::open(&db.url, 1).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(carcassonne_server::serve_until(listener, server.clone(), std::future::pending()));
+    let (id, tokens) = create(&server.router(), json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let (t1, t2) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
+    let url = format!("ws://{addr}/api/games/{id}/ws");
+    for protocols in [format!("carc.v1, token.{t1}, token.{t2}"), format!("carc.v1, token.{t1}, token.nope")] {
+        let mut req = url.as_str().into_client_request().unwrap();
+        req.headers_mut().insert("sec-websocket-protocol", protocols.parse().unwrap());
+        assert!(tokio_tungstenite::connect_async(req).await.is_err(), "{protocols}");
+    }
+    let mut req = url.as_str().into_client_request().unwrap();
+    req.headers_mut().insert("sec-websocket-protocol", format!("carc.v1, token.{t1}").parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(req).await.is_ok());
+}

@@ -269,3 +269,172 @@ async fn a_past_view_kept_for_readers_follows_a_take_back() {
     assert_ne!(now["game"]["board"], seen["game"]["board"], "a view kept from before the take-back was served");
     assert_eq!(now["game"]["board"], get(&app, &url, None).await.1["game"]["board"]);
 }
+
+// Issue 37: no visitor can keep a game's own players off it.
+
+type Ws = tokio_tungstenite::WebSocketStream<TcpStream>;
+
+/// A WebSocket to game `id` from the loopback address `from`, as the seat holding `token` (a spectator's without).
+async fn socket_from(from: [u8; 4], addr: SocketAddr, id: &str, token: Option<&str>) -> Result<Ws, String> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
+    if let Some(t) = token {
+        req.headers_mut().insert("sec-websocket-protocol", format!("carc.v1, token.{t}").parse().unwrap());
+    }
+    let stream = connect_from(from, addr).await;
+    tokio_tungstenite::client_async(req, stream).await.map(|(ws, _)| ws).map_err(|e| e.to_string())
+}
+
+/// The next text message of `ws` as JSON, skipping pings; `None` if it was closed.
+async fn next_text(ws: &mut Ws, within: Duration) -> Option<Value> {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        match tokio::time::timeout(within, ws.next()).await.expect("a message in time") {
+            Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+            Some(Ok(other)) => panic!("unexpected message {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn r37_a_seat_is_admitted_however_many_spectators_hold_the_game() {
+    let db = sqlite();
+    let (server, addr) = start(&db, Limits { sockets_per_game: 20, ..Limits::default() }).await;
+    let (id, tokens) = create(&server.router(), json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    // Twenty spectators from twenty addresses that never read fill the game's sockets.
+    let mut watching = Vec::new();
+    for i in 0..20 {
+        watching.push(socket_from([127, 0, 1, i], addr, &id, None).await.expect("a spectator within the cap"));
+    }
+    assert!(socket_from([127, 0, 1, 99], addr, &id, None).await.is_err(), "a 21st spectator");
+    // Both seats still get in, and hear their view.
+    for (i, t) in tokens.iter().enumerate() {
+        let mut ws = socket_from([127, 0, 0, 2], addr, &id, t.as_deref()).await.expect("a seat is always admitted");
+        let hello = next_text(&mut ws, Duration::from_secs(5)).await.unwrap();
+        assert_eq!(hello["view"]["seat"], format!("P{}", i + 1));
+    }
+}
+
+#[tokio::test]
+async fn r37_a_seat_takes_the_place_of_its_addresss_oldest_spectator() {
+    let db = sqlite();
+    let (server, addr) = start(&db, Limits { sockets_per_address: 3, ..Limits::default() }).await;
+    let (id, tokens) = create(&server.router(), json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let mut watching = Vec::new();
+    for _ in 0..3 {
+        let mut ws = socket_from([127, 0, 0, 3], addr, &id, None).await.unwrap();
+        next_text(&mut ws, Duration::from_secs(5)).await.unwrap();
+        watching.push(ws);
+    }
+    assert!(socket_from([127, 0, 0, 3], addr, &id, None).await.is_err(), "a fourth spectator from the address");
+    let mut ana = socket_from([127, 0, 0, 3], addr, &id, tokens[0].as_deref()).await.expect("the seat gets in");
+    assert_eq!(next_text(&mut ana, Duration::from_secs(5)).await.unwrap()["view"]["seat"], "P1");
+    assert!(next_text(&mut watching[0], Duration::from_secs(5)).await.is_none(), "the oldest spectator is closed");
+    // The others stay.
+    let mut b = watching.pop().unwrap();
+    assert!(tokio::time::timeout(Duration::from_millis(300), next_text(&mut b, Duration::from_secs(1))).await.is_err());
+}
+
+#[tokio::test]
+async fn r37_sockets_that_do_not_answer_pings_are_closed() {
+    let db = sqlite();
+    let limits = Limits {
+        sockets_per_game: 2,
+        socket_ping: Duration::from_millis(200),
+        socket_timeout: Duration::from_millis(800),
+        ..Limits::default()
+    };
+    let (server, addr) = start(&db, limits).await;
+    let (id, _) = create(&server.router(), json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    // One socket that answers (its reader runs), one that never reads.
+    let mut alive = socket_from([127, 0, 0, 4], addr, &id, None).await.unwrap();
+    let reader = tokio::spawn(async move {
+        let mut texts = 0;
+        while next_text(&mut alive, Duration::from_secs(10)).await.is_some() {
+            texts += 1;
+        }
+        texts
+    });
+    let _silent = socket_from([127, 0, 0, 4], addr, &id, None).await.unwrap();
+    assert!(socket_from([127, 0, 0, 5], addr, &id, None).await.is_err(), "the game is full");
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    assert!(socket_from([127, 0, 0, 5], addr, &id, None).await.is_ok(), "the silent socket's place was freed");
+    assert!(!reader.is_finished(), "a socket that answers pings is kept");
+}
+
+#[tokio::test]
+async fn r37_upgraded_sockets_count_towards_the_connection_cap() {
+    let db = sqlite();
+    let (server, addr) = start(&db, Limits { max_connections: 5, ..Limits::default() }).await;
+    let (id, _) = create(&server.router(), json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] })).await;
+    let mut open = Vec::new();
+    for i in 0..5 {
+        open.push(socket_from([127, 0, 2, i], addr, &id, None).await.expect("within the cap"));
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut s = connect_from([127, 0, 0, 1], addr).await;
+    assert!(closed_within(&mut s, Duration::from_millis(500)).await, "a sixth connection is closed at once");
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (st, _) = raw(&mut connect_from([127, 0, 0, 1], addr).await, &request("GET", "/health", None)).await;
+    assert_eq!(st, 200, "a place freed is taken again");
+}
+
+#[tokio::test]
+async fn r37_request_headers_past_the_bound_are_refused_with_431() {
+    let db = sqlite();
+    let (_server, addr) = start(&db, Limits::default()).await;
+    let header =
+        |n: usize| format!("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Pad: {}\r\n\r\n", "a".repeat(n));
+    let (st, _) = raw(&mut connect_from([127, 0, 0, 1], addr).await, &header(4 * 1024)).await;
+    assert_eq!(st, 200, "a few KiB of headers are fine");
+    let (st, _) = raw(&mut connect_from([127, 0, 0, 1], addr).await, &header(100 * 1024)).await;
+    assert_eq!(st, 431);
+}
+
+/// Create a game as the client at `ip` (behind a proxy that names it in `X-Forwarded-For`); the status.
+async fn create_as(app: &axum::Router, ip: &str) -> StatusCode {
+    use axum::body::Body;
+    use tower::ServiceExt;
+    let body = json!({ "seats": [{ "name": "Ana" }, { "name": "Bo" }] }).to_string();
+    let req = axum::http::Request::post("/api/games")
+        .header("content-type", "application/json")
+        .header("x-forwarded-for", ip)
+        .body(Body::from(body))
+        .unwrap();
+    app.clone().oneshot(req).await.unwrap().status()
+}
+
+#[tokio::test]
+async fn r37_ipv6_addresses_are_counted_by_their_network() {
+    let db = sqlite();
+    let server = Server::open_with(&db.url, Limits { creates_per_minute: 10, trust_proxy: true, ..Limits::default() })
+        .await
+        .unwrap();
+    let app = server.router();
+    let mut created = 0;
+    for i in 0..25 {
+        created += usize::from(create_as(&app, &format!("2001:db8:1:2::{i:x}")).await == StatusCode::CREATED);
+    }
+    assert_eq!(created, 10, "25 addresses of one /64 share its limit");
+    assert_eq!(create_as(&app, "2001:db8:1:3::1").await, StatusCode::CREATED, "another /64 is not held back");
+    // An IPv4 address written as IPv6 is that IPv4 address.
+    for _ in 0..10 {
+        assert_eq!(create_as(&app, "192.0.2.7").await, StatusCode::CREATED);
+    }
+    assert_eq!(create_as(&app, "::ffff:192.0.2.7").await, StatusCode::TOO_MANY_REQUESTS);
+    // The prefix is the operator's to choose.
+    let db = sqlite();
+    let server = Server::open_with(
+        &db.url,
+        Limits { creates_per_minute: 1, trust_proxy: true, ipv6_prefix: 128, ..Limits::default() },
+    )
+    .await
+    .unwrap();
+    let app = server.router();
+    assert_eq!(create_as(&app, "2001:db8::1").await, StatusCode::CREATED);
+    assert_eq!(create_as(&app, "2001:db8::2").await, StatusCode::CREATED);
+}

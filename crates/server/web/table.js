@@ -256,7 +256,10 @@ export class Table {
         this.freshScores = null;
       }
     };
-    this.ws.onclose = () => {
+    this.ws.onclose = (e) => {
+      // 4000: a newer socket of this seat (another tab) or a seat's socket from this address took this one's place;
+      // reconnecting would only push that one out in turn.
+      if (e.code === 4000) return toast(t("replaced"));
       if (!this.closed)
         setTimeout(() => {
           if (!this.closed) {
