@@ -138,6 +138,12 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<String> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    anyhow::ensure!(
+        args.limits.socket_timeout > args.limits.socket_ping,
+        "--socket-timeout ({}) must be longer than --socket-ping ({}): a socket answers a ping only after it is sent",
+        humantime::format_duration(args.limits.socket_timeout),
+        humantime::format_duration(args.limits.socket_ping)
+    );
     let threads = args.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async {
