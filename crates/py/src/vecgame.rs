@@ -47,6 +47,8 @@ struct Slot {
     fresh: bool,
     /// What the last step did.
     outcome: Outcome,
+    /// Ended by a step that did not start it again (`step(autoreset=False)`): waits for `restart_ended`.
+    ended: bool,
 }
 
 /// A built-in player at one seat of one game (behind a mutex only so that the slots can be shared between threads for
@@ -76,6 +78,7 @@ impl Slot {
             reported: [0; MAX_PLAYERS],
             fresh: true,
             outcome: Outcome::default(),
+            ended: false,
         }
     }
 
@@ -173,8 +176,13 @@ impl Slot {
         self.history.clear();
         self.reported = [0; MAX_PLAYERS];
         self.fresh = true;
+        self.ended = false;
     }
 }
+
+/// What a VecGame is, for pickling: the next seed, the games finished, and each game's seed, actions (record
+/// notation) and scores last reported.
+type State = (u64, u64, Vec<(u64, Vec<String>, Vec<i32>)>);
 
 /// What one step did to one game.
 #[derive(Clone, Copy, Debug, Default)]
@@ -562,15 +570,89 @@ impl VecGame {
         Ok((board, features))
     }
 
+    /// Start again, each from the next seed, the games a `step(autoreset=False)` ended (those with `ended()`).
+    fn restart_ended(&mut self, py: Python<'_>) {
+        let space = Arc::clone(&self.space);
+        let ended: Vec<usize> = (0..self.slots.len()).filter(|i| self.slots[*i].ended).collect();
+        for i in &ended {
+            let g = self.fresh();
+            self.slots[*i].restart(g);
+            self.episodes += 1;
+        }
+        if !ended.is_empty() {
+            // The new games' first draws (and bots' moves, which the next step's rewards report).
+            py.detach(|| {
+                self.each(|_, s| {
+                    if s.fresh {
+                        s.settle(&space)
+                    }
+                })
+            });
+        }
+    }
+
+    /// `bool[n]`: the games a `step(autoreset=False)` ended, waiting for `restart_ended()`.
+    fn ended<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        PyArray1::from_vec(py, self.slots.iter().map(|s| s.ended).collect())
+    }
+
+    /// What the games are, for pickling: `(next seed, games finished, [(seed, actions, scores reported)])`.
+    fn state(&self) -> State {
+        let slots = self.slots.iter().map(|s| {
+            let mut g = Game::from_config(Arc::clone(&self.config), s.seed);
+            let texts = s.history.iter().map(|a| {
+                let t = g.action_text(*a);
+                g.apply_unchecked(*a);
+                t
+            });
+            (s.seed, texts.collect(), s.reported[..self.players()].to_vec())
+        });
+        (self.next_seed, self.episodes, slots.collect())
+    }
+
+    /// Put the games back as `state` has them (the built-in players start again from their seeds).
+    fn set_state(&mut self, py: Python<'_>, state: State) -> PyResult<()> {
+        let (next_seed, episodes, games) = state;
+        if games.len() != self.slots.len() {
+            return Err(PyValueError::new_err(format!("{} games for a VecGame of {}", games.len(), self.slots.len())));
+        }
+        let mut restored = Vec::with_capacity(games.len());
+        for (i, (seed, actions, reported)) in games.into_iter().enumerate() {
+            let mut game = Game::from_config(Arc::clone(&self.config), seed);
+            let mut history = Vec::with_capacity(actions.len());
+            for t in &actions {
+                let a = game.parse_action(t).map_err(|e| PyValueError::new_err(format!("game {i}: `{t}`: {e}")))?;
+                game.apply(a).map_err(|e| PyValueError::new_err(format!("game {i}: `{t}`: {e}")))?;
+                history.push(a);
+            }
+            restored.push((game, seed, history, reported));
+        }
+        for (s, (game, seed, history, reported)) in self.slots.iter_mut().zip(restored) {
+            s.restart((game, seed));
+            s.history = history;
+            for (p, r) in reported.iter().enumerate().take(MAX_PLAYERS) {
+                s.reported[p] = *r;
+            }
+        }
+        self.next_seed = next_seed;
+        self.episodes = episodes;
+        let space = Arc::clone(&self.space);
+        py.detach(|| self.each(|_, s| s.settle(&space)));
+        Ok(())
+    }
+
     /// Apply one action id per game. Returns `(rewards [n, players], terminated [n], truncated [n], final_scores
     /// [n, players])`: rewards are each player's points gained; a game that ended, over by the rules (terminated)
     /// or cut short (truncated, never both: see `Slot::overflow`), gives its final scores and starts again
-    /// from the next seed. Nothing is applied if any id is illegal.
+    /// from the next seed (with `autoreset=False`, it waits for `restart_ended`, so that its last position can be
+    /// observed). Nothing is applied if any id is illegal.
     #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (actions, autoreset = true))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
+        autoreset: bool,
     ) -> PyResult<(
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray1<bool>>,
@@ -581,6 +663,9 @@ impl VecGame {
         let n = self.slots.len();
         if ids.len() != n {
             return Err(PyValueError::new_err(format!("{} actions for {n} games", ids.len())));
+        }
+        if let Some(i) = self.slots.iter().position(|s| s.ended) {
+            return Err(PyValueError::new_err(format!("game {i} has ended: call restart_ended() before stepping")));
         }
         let space = Arc::clone(&self.space);
         let mut chosen = Vec::with_capacity(n);
@@ -619,21 +704,11 @@ impl VecGame {
         });
         let outcomes: Vec<Outcome> = self.slots.iter().map(|s| s.outcome).collect();
         // Finished games start again.
-        let finished: Vec<usize> = (0..n).filter(|i| outcomes[*i].terminated || outcomes[*i].truncated).collect();
-        for i in &finished {
-            let g = self.fresh();
-            self.slots[*i].restart(g);
-            self.episodes += 1;
+        for (s, o) in self.slots.iter_mut().zip(&outcomes) {
+            s.ended = o.terminated || o.truncated;
         }
-        if !finished.is_empty() {
-            // The new games' first draws (and bots' moves, which the next step's rewards report).
-            py.detach(|| {
-                self.each(|_, s| {
-                    if s.fresh {
-                        s.settle(&space)
-                    }
-                })
-            });
+        if autoreset {
+            self.restart_ended(py);
         }
         let rewards: Vec<f32> = outcomes.iter().flat_map(|o| o.rewards[..players].iter().copied()).collect();
         let finals: Vec<i32> = outcomes.iter().flat_map(|o| o.final_scores[..players].iter().copied()).collect();

@@ -210,3 +210,25 @@ def test_the_checked_in_playthrough_replays_line_for_line():
     path = REPO / "crates" / "py" / "tests" / "playthroughs" / "python_carcassonne.txt"
     expected, actual = generate_playthrough.replay(str(path))
     assert expected == actual, "the playthrough changed: run crates/py/examples/playthrough.py and review the diff"
+
+
+def test_a_game_without_halflings_is_of_perfect_information():
+    perfect = pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert pyspiel.load_game("python_carcassonne", {"sets": "base+am+pd+cc"}).get_type().information == perfect
+    half = pyspiel.load_game("python_carcassonne", {"sets": "base+half"})
+    assert half.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    # The game string still reads back to the same kind of game.
+    game = pyspiel.load_game("python_carcassonne", {"sets": "base"})
+    assert pyspiel.load_game(str(game)).get_type().information == perfect
+
+
+def test_undo_action_is_absent_as_the_docs_say():
+    state = pyspiel.load_game("python_carcassonne").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    before = str(state)
+    action = state.legal_actions()[0]
+    state.apply_action(action)
+    with pytest.raises(pyspiel.SpielError):
+        state.undo_action(0, action)
+    assert str(state) != before, "nothing was undone"

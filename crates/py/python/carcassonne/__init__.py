@@ -582,7 +582,7 @@ class VecGame:
     searching on one thread; bots that stop on the clock (the levels, ``time=``) do not repeat exactly.
     """
 
-    __slots__ = ("_rng", "_v", "config")
+    __slots__ = ("_rng", "_threads", "_v", "config")
 
     def __init__(
         self,
@@ -604,6 +604,30 @@ class VecGame:
         self.config = c
         self._v = _core.VecGame(n, c.setup_json(), c.window, c.seed, threads, _seat_bots(bots, c.players))
         self._rng = np.random.default_rng(c.seed)
+        self._threads = threads
+
+    def __getstate__(self) -> Dict[str, Any]:
+        """What a pickle keeps: the configuration, the threads and bots, and every game as it stands (its seed and
+        actions), so that a VecGame crosses to another process (``AsyncVectorEnv``, Ray actors, ``multiprocessing``)."""
+        return {
+            "n": len(self),
+            "config": self.config,
+            "threads": self._threads,
+            "bots": self.bots,
+            "games": self._v.state(),
+            "rng": self._rng.bit_generator.state,
+        }
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        """Every game as it stood, replayed from its actions; each seat's built-in player starts again from its seed
+        (so a bot's next choice may differ from the original's, as it may for bots on the clock)."""
+        c: Config = state["config"]
+        self.config = c
+        self._threads = state["threads"]
+        self._v = _core.VecGame(state["n"], c.setup_json(), c.window, c.seed, self._threads, state["bots"])
+        self._v.set_state(state["games"])
+        self._rng = np.random.default_rng(c.seed)
+        self._rng.bit_generator.state = state["rng"]
 
     def __repr__(self) -> str:
         seated = ", ".join(f"seat {p}: {b}" for p, b in enumerate(self.bots) if b is not None)
@@ -704,21 +728,32 @@ class VecGame:
         when given (a pair of arrays of those shapes, reused so that nothing is allocated)."""
         return self._v.observations(out, seat)
 
-    def step(self, actions: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def step(
+        self, actions: np.ndarray, autoreset: bool = True
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Apply one legal id per game: ``(rewards float32[n, players], terminated bool[n], truncated bool[n],
         final_scores int32[n, players])``.
 
         Rewards are the points each player gained. A game ends either *terminated* (over by the rules) or
         *truncated* (its played area outgrew the window, so its next actions have no ids), never both, as in
         Gymnasium: ``terminated | truncated`` is every game that ended. An ended game's final scores (the points
-        so far, for a truncated one) are reported and it starts again from the next seed. Nothing is applied if
+        so far, for a truncated one) are reported and it starts again from the next seed, or with
+        ``autoreset=False`` stays as it ended (to be observed) until :meth:`restart_ended`. Nothing is applied if
         any id is illegal."""
         actions = np.asarray(actions)
         if not np.issubdtype(actions.dtype, np.integer):
             raise TypeError(f"action ids must be integers, not {actions.dtype}")
         if actions.shape != (len(self),):
             raise ValueError(f"step takes one id per game, shape ({len(self)},), not {actions.shape}")
-        return self._v.step(np.ascontiguousarray(actions, dtype=np.int64))
+        return self._v.step(np.ascontiguousarray(actions, dtype=np.int64), bool(autoreset))
+
+    def ended(self) -> np.ndarray:
+        """``bool[n]``: the games a ``step(autoreset=False)`` ended, waiting for :meth:`restart_ended`."""
+        return self._v.ended()
+
+    def restart_ended(self) -> None:
+        """Start the ended games again, each from the next seed."""
+        self._v.restart_ended()
 
     def random_actions(self, rng: Union[np.random.Generator, int, None] = None) -> np.ndarray:
         """``int64[n]``: one uniformly random legal id per game, chosen in Rust from a seed that ``rng`` draws (the

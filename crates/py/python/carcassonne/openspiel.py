@@ -8,8 +8,9 @@
 Chance is explicit: each draw is a chance node (outcomes: tile kinds, with the probabilities of the tiles left), and so
 is each triangle of the Halflings' random deal (HALF-03), dealt one at a time round the table before the first turn
 (outcomes: triangle kinds, by the copies left). Player actions are the package's fixed action ids (docs/python.md).
-The game is registered as imperfect-information because the triangles in hand are private; without Halflings nothing
-is hidden. ``resample_from_infostate`` deals the triangles a player has not seen again (OpenSpiel's ISMCTS uses it).
+The game is registered as imperfect-information because the triangles in hand are private; a game without Halflings
+hides nothing (every draw is a chance node) and its ``get_type()`` says ``PERFECT_INFORMATION``.
+``resample_from_infostate`` deals the triangles a player has not seen again (OpenSpiel's ISMCTS uses it).
 
 Parameters (all optional), in a form that survives OpenSpiel's game strings:
 
@@ -60,6 +61,30 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
 )
+
+
+def _game_type(information: Any) -> Any:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name=_GAME_TYPE.long_name,
+        dynamics=_GAME_TYPE.dynamics,
+        chance_mode=_GAME_TYPE.chance_mode,
+        information=information,
+        utility=_GAME_TYPE.utility,
+        reward_model=_GAME_TYPE.reward_model,
+        max_num_players=_GAME_TYPE.max_num_players,
+        min_num_players=_GAME_TYPE.min_num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+#: The type of a game without Halflings: every draw is an explicit chance node and nothing else is hidden, so the
+#: game is of perfect information (as backgammon is in OpenSpiel).
+_OPEN_GAME_TYPE = _game_type(pyspiel.GameType.Information.PERFECT_INFORMATION)
 
 
 def parse_rules(text: str) -> Dict[str, str]:
@@ -121,7 +146,10 @@ class CarcassonneGame(pyspiel.Game):
             max_game_length=tiles * (16 + 2 * players),
             # (The deal's chance nodes are counted in `tiles`: the triangles are among them.)
         )
-        super().__init__(_GAME_TYPE, info, p)
+        # Registered as imperfect information (the triangles in hand are private); a game without them says it is
+        # of perfect information, so that algorithms for those (MCTS on the state itself) may take it.
+        hidden = "half" in self.setup["sets"]
+        super().__init__(_GAME_TYPE if hidden else _OPEN_GAME_TYPE, info, p)
 
     @property
     def config(self) -> carcassonne.Config:

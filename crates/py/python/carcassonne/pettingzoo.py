@@ -48,6 +48,7 @@ class CarcassonneEnv(AECEnv):
 
     metadata: Dict[str, Any] = {
         "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": 2,
         "name": "carcassonne_v0",
         "is_parallelizable": False,
     }
@@ -188,7 +189,7 @@ class SinglePlayerEnv(gymnasium.Env):
     episode ends when the game does; the reward is the outcome (or points).
     """
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi", "rgb_array"]}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -311,5 +312,10 @@ SINGLE_PLAYER_ID = "carcassonne/SinglePlayer-v0"
 
 if SINGLE_PLAYER_ID not in gymnasium.registry:
     gymnasium.register(
-        id=SINGLE_PLAYER_ID, entry_point="carcassonne.pettingzoo:SinglePlayerEnv", disable_env_checker=False
+        id=SINGLE_PLAYER_ID,
+        entry_point="carcassonne.pettingzoo:SinglePlayerEnv",
+        # `gymnasium.make_vec(SINGLE_PLAYER_ID, num_envs=n)`: the games stepped together in Rust, with same-step
+        # autoreset (so no all-zero mask after a game ends); `vectorization_mode="sync"` for Gymnasium's own.
+        vector_entry_point="carcassonne.vector:CarcassonneVectorEnv",
+        disable_env_checker=False,
     )
