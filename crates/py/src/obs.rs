@@ -110,10 +110,34 @@ impl Shape {
     }
 }
 
+/// A board plane's cell: `float32`, or `uint8` (a quarter of the memory to write and copy).
+pub(crate) trait Cell: Copy + Send + Sync {
+    /// An empty cell.
+    const ZERO: Self;
+    /// Add `v`; `halves` for the `tile` plane, whose only fractions are halves (a triangle is 0.5 of a space): a
+    /// `uint8` cell counts them as whole numbers (2 for a square tile, 1 for a triangle).
+    fn add(&mut self, v: f32, halves: bool);
+}
+
+impl Cell for f32 {
+    const ZERO: f32 = 0.0;
+    fn add(&mut self, v: f32, _: bool) {
+        *self += v;
+    }
+}
+
+impl Cell for u8 {
+    const ZERO: u8 = 0;
+    fn add(&mut self, v: f32, halves: bool) {
+        let v = if halves { v * 2.0 } else { v };
+        *self = self.saturating_add(v.round().clamp(0.0, 255.0) as u8);
+    }
+}
+
 /// Write `viewer`'s observation of `game` into `board` (`planes × width × width`, zeroed here) and `features`.
-pub(crate) fn observe(game: &Game, viewer: Player, space: &ActionSpace, board: &mut [f32], features: &mut [f32]) {
+pub(crate) fn observe<T: Cell>(game: &Game, viewer: Player, space: &ActionSpace, board: &mut [T], features: &mut [f32]) {
     let shape = Shape::of(space);
-    board.fill(0.0);
+    board.fill(T::ZERO);
     features.fill(0.0);
     let window = Window::of(game, space.width);
     let area = window.area();
@@ -121,7 +145,7 @@ pub(crate) fn observe(game: &Game, viewer: Player, space: &ActionSpace, board: &
     let rel = |p: Player| (p.index() + players - viewer.index()) % players;
     let mut put = |plane: usize, s: carcassonne::Space, v: f32| {
         if let Some(i) = window.index(s) {
-            board[plane * area + i] += v;
+            board[plane * area + i].add(v, plane == 0);
         }
     };
     let cat = game.catalogue();

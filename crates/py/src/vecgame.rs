@@ -18,6 +18,8 @@ use crate::space::{ActionSpace, Figures, Legal};
 
 /// An observation batch: the board planes and the features.
 type Planes<'py> = (Bound<'py, numpy::PyArray4<f32>>, Bound<'py, PyArray2<f32>>);
+/// An observation batch with the board planes as `uint8`.
+type PlanesU8<'py> = (Bound<'py, numpy::PyArray4<u8>>, Bound<'py, PyArray2<f32>>);
 
 /// One game of the batch.
 ///
@@ -248,6 +250,62 @@ impl VecGame {
             }
             None => self.slots.iter_mut().enumerate().for_each(|(i, s)| f(i, s)),
         }
+    }
+}
+
+impl VecGame {
+    /// Every game's observation into arrays of board cells `T` (see `observations`).
+    #[allow(clippy::type_complexity)]
+    fn observe_into<'py, T: obs::Cell + numpy::Element>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<(Bound<'py, numpy::PyArray4<T>>, Bound<'py, PyArray2<f32>>)>,
+        seat: Option<i64>,
+    ) -> crate::Pair<'py, numpy::PyArray4<T>, PyArray2<f32>> {
+        let seat = match seat {
+            Some(p) if p < 0 || p as usize >= self.players() => {
+                return Err(PyIndexError::new_err(format!("no seat {p} in a {}-player game", self.players())));
+            }
+            Some(p) => Some(Player(p as u8)),
+            None => None,
+        };
+        let shape = Shape::of(&self.space);
+        let n = self.slots.len();
+        let (bl, fl) = (shape.board_len(), shape.features);
+        let board_dims = [n, shape.planes, shape.width, shape.width];
+        let (board, features) = match out {
+            Some((b, f)) => {
+                check_out("out[0]", b.shape(), &board_dims)?;
+                check_out("out[1]", f.shape(), &[n, fl])?;
+                (b, f)
+            }
+            None => (numpy::PyArray4::zeros(py, board_dims, false), PyArray2::zeros(py, [n, fl], false)),
+        };
+        {
+            let mut bw = board.try_readwrite().map_err(|e| PyValueError::new_err(format!("out[0]: {e}")))?;
+            let mut fw = features.try_readwrite().map_err(|e| PyValueError::new_err(format!("out[1]: {e}")))?;
+            let bs = bw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out[0]: {e}")))?;
+            let fs = fw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out[1]: {e}")))?;
+            let space = Arc::clone(&self.space);
+            let slots = &self.slots;
+            let pool = self.pool.clone();
+            py.detach(|| {
+                let work = |((s, b), f): ((&Slot, &mut [T]), &mut [f32])| {
+                    let viewer = match (seat, s.game.decision().actor) {
+                        (Some(p), _) | (None, Actor::Player(p)) => p,
+                        _ => Player(0),
+                    };
+                    obs::observe(&s.game, viewer, &space, b, f);
+                };
+                match pool {
+                    Some(pool) => pool.install(|| {
+                        slots.par_iter().zip(bs.par_chunks_mut(bl)).zip(fs.par_chunks_mut(fl)).for_each(work)
+                    }),
+                    None => slots.iter().zip(bs.chunks_mut(bl)).zip(fs.chunks_mut(fl)).for_each(work),
+                }
+            });
+        }
+        Ok((board, features))
     }
 }
 
@@ -524,50 +582,19 @@ impl VecGame {
         out: Option<Planes<'py>>,
         seat: Option<i64>,
     ) -> crate::Pair<'py, numpy::PyArray4<f32>, PyArray2<f32>> {
-        let seat = match seat {
-            Some(p) if p < 0 || p as usize >= self.players() => {
-                return Err(PyIndexError::new_err(format!("no seat {p} in a {}-player game", self.players())));
-            }
-            Some(p) => Some(Player(p as u8)),
-            None => None,
-        };
-        let shape = Shape::of(&self.space);
-        let n = self.slots.len();
-        let (bl, fl) = (shape.board_len(), shape.features);
-        let board_dims = [n, shape.planes, shape.width, shape.width];
-        let (board, features) = match out {
-            Some((b, f)) => {
-                check_out("out[0]", b.shape(), &board_dims)?;
-                check_out("out[1]", f.shape(), &[n, fl])?;
-                (b, f)
-            }
-            None => (numpy::PyArray4::zeros(py, board_dims, false), PyArray2::zeros(py, [n, fl], false)),
-        };
-        {
-            let mut bw = board.try_readwrite().map_err(|e| PyValueError::new_err(format!("out[0]: {e}")))?;
-            let mut fw = features.try_readwrite().map_err(|e| PyValueError::new_err(format!("out[1]: {e}")))?;
-            let bs = bw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out[0]: {e}")))?;
-            let fs = fw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out[1]: {e}")))?;
-            let space = Arc::clone(&self.space);
-            let slots = &self.slots;
-            let pool = self.pool.clone();
-            py.detach(|| {
-                let work = |((s, b), f): ((&Slot, &mut [f32]), &mut [f32])| {
-                    let viewer = match (seat, s.game.decision().actor) {
-                        (Some(p), _) | (None, Actor::Player(p)) => p,
-                        _ => Player(0),
-                    };
-                    obs::observe(&s.game, viewer, &space, b, f);
-                };
-                match pool {
-                    Some(pool) => pool.install(|| {
-                        slots.par_iter().zip(bs.par_chunks_mut(bl)).zip(fs.par_chunks_mut(fl)).for_each(work)
-                    }),
-                    None => slots.iter().zip(bs.chunks_mut(bl)).zip(fs.chunks_mut(fl)).for_each(work),
-                }
-            });
-        }
-        Ok((board, features))
+        self.observe_into(py, out, seat)
+    }
+
+    /// [`VecGame::observations`] with the board planes as `uint8` (the `tile` plane counting halves: 2 for a square
+    /// tile, 1 for a triangle); the features stay `float32`.
+    #[pyo3(signature = (out = None, seat = None))]
+    fn observations_u8<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<PlanesU8<'py>>,
+        seat: Option<i64>,
+    ) -> crate::Pair<'py, numpy::PyArray4<u8>, PyArray2<f32>> {
+        self.observe_into(py, out, seat)
     }
 
     /// Start again, each from the next seed, the games a `step(autoreset=False)` ended (those with `ended()`).

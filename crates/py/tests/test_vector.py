@@ -156,3 +156,22 @@ def test_a_vecgame_with_bots_pickles_and_keeps_playing():
 def test_the_environments_say_how_fast_to_render():
     assert carcassonne.pettingzoo.SinglePlayerEnv.metadata["render_fps"] > 0
     assert carcassonne.pettingzoo.CarcassonneEnv.metadata["render_fps"] > 0
+
+
+@pytest.mark.parametrize("sets", [["base"], ["base", "am", "pd", "cc", "half"]])
+def test_uint8_planes_are_the_float_planes_with_the_tile_plane_in_halves(sets):
+    vec = carcassonne.VecGame(8, players=3, sets=sets, seed=6)
+    play(vec, 120, 0)
+    board, features = vec.observations()
+    small, same = vec.observations(dtype=np.uint8)
+    assert small.dtype == np.uint8 and small.shape == board.shape
+    np.testing.assert_array_equal(same, features)
+    np.testing.assert_array_equal(small[:, 0], np.rint(board[:, 0] * 2))
+    np.testing.assert_array_equal(small[:, 1:], board[:, 1:])
+    assert (board[:, 1:] == np.rint(board[:, 1:])).all(), "every other plane holds whole numbers"
+    # Into arrays of one's own, and seen from a seat.
+    out = (np.zeros_like(small), np.zeros_like(features))
+    vec.observations(out=out, seat=1, dtype=np.uint8)
+    np.testing.assert_array_equal(out[0][:, 1:], vec.observations(seat=1)[0][:, 1:])
+    with pytest.raises(ValueError):
+        vec.observations(dtype=np.int16)

@@ -721,12 +721,21 @@ class VecGame:
         return self._v.legal_mask(out)
 
     def observations(
-        self, out: Optional[Tuple[np.ndarray, np.ndarray]] = None, seat: Optional[int] = None
+        self, out: Optional[Tuple[np.ndarray, np.ndarray]] = None, seat: Optional[int] = None, dtype: Any = np.float32
     ) -> Tuple[np.ndarray, np.ndarray]:
         """Each game's observation for its player to act, or with ``seat`` for that seat in every game (what it may
         see, seats counted from it): ``float32[n, planes, w, w]`` and ``float32[n, features]``, written into ``out``
-        when given (a pair of arrays of those shapes, reused so that nothing is allocated)."""
-        return self._v.observations(out, seat)
+        when given (a pair of arrays of those shapes, reused so that nothing is allocated).
+
+        ``dtype=np.uint8`` writes the board planes as ``uint8`` (a quarter of the memory; the ``tile`` plane then
+        counts halves, 2 for a square tile and 1 for a triangle, and every other plane holds the same counts); the
+        features stay ``float32``."""
+        kind = np.dtype(dtype)
+        if kind == np.float32:
+            return self._v.observations(out, seat)
+        if kind == np.uint8:
+            return self._v.observations_u8(out, seat)
+        raise ValueError(f"observations are float32 or uint8, not {kind}")
 
     def step(
         self, actions: np.ndarray, autoreset: bool = True

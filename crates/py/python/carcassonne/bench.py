@@ -123,18 +123,20 @@ def paired(
     return statistics.median(rates), statistics.median(natives), factors
 
 
-def observations(setup: Dict[str, Any], n: int, seconds: float, threads: int, reuse: bool) -> float:
+def observations(
+    setup: Dict[str, Any], n: int, seconds: float, threads: int, reuse: bool, dtype: Any = np.float32
+) -> float:
     """Observations per second (one game's board planes and features each), taken in a batch of ``n`` games a few
-    steps into their games; with ``reuse``, written into the same arrays every time."""
+    steps into their games; with ``reuse``, written into the same arrays every time; the planes as ``dtype``."""
     vec = carcassonne.VecGame(n, **setup, threads=threads)
     rng = np.random.default_rng(0)
     for _ in range(30):
         vec.step(vec.random_actions(rng))
     (planes, width, _), features = vec.observation_shape
-    out = (np.zeros((n, planes, width, width), np.float32), np.zeros((n, features), np.float32)) if reuse else None
+    out = (np.zeros((n, planes, width, width), dtype), np.zeros((n, features), np.float32)) if reuse else None
 
     def work() -> int:
-        vec.observations(out)
+        vec.observations(out, dtype=dtype)
         return n
 
     return timed(work, seconds)
@@ -192,6 +194,13 @@ def main(argv: Optional[List[str]] = None) -> None:
         for reuse in (False, True):
             how = "into the same arrays (out=)" if reuse else "new arrays"
             seen[f"VecGame n={n}, observations, {how}"] = observations(setup, n, args.seconds, args.threads, reuse)
+        seen[f"VecGame n={n}, observations, uint8 planes, out="] = observations(
+            setup, n, args.seconds, args.threads, True, np.uint8
+        )
+        # What the observations are measured against: one step of the same batch.
+        seen[f"VecGame n={n}, steps (random ids), for comparison"] = timed(
+            vec_game(setup, n, args.threads, False), args.seconds
+        )
     if args.json:
         figures = {
             name: {"steps_per_s": rate, "native_per_s": base, "factors": factors} for name, rate, base, factors in rows

@@ -111,7 +111,7 @@ class CarcassonneVectorEnv(VectorEnv):
         self.observation_space = batch_space(single, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n = self.num_envs
-        self._board = np.zeros((n, planes, w, w), np.float32)
+        self._board = np.zeros((n, planes, w, w), self.dtype)
         self._features = np.zeros((n, features), np.float32)
         self._mask = np.zeros((n, self._size), np.bool_)
 
@@ -129,14 +129,15 @@ class CarcassonneVectorEnv(VectorEnv):
         if self.layout == "flat":
             flat = np.concatenate([board.reshape(*board.shape[:-3], -1), features], axis=-1)
             return {"observation": flat, "action_mask": m}
-        if self.dtype == np.uint8:
+        if self.dtype == np.uint8 and board.dtype != np.uint8:
+            # One game's float planes (a game's last position): as the native uint8 writer has them.
             b = board.copy()
             b[..., 0, :, :] *= 2.0
-            return {"board": b.astype(np.uint8), "features": features.copy(), "action_mask": m}
+            return {"board": np.rint(b).astype(np.uint8), "features": features.copy(), "action_mask": m}
         return {"board": board.copy(), "features": features.copy(), "action_mask": m}
 
     def _observe(self) -> Dict[str, np.ndarray]:
-        self._vec.observations(out=(self._board, self._features))
+        self._vec.observations(out=(self._board, self._features), dtype=self.dtype)
         self._vec.legal_mask(out=self._mask)
         return self._one(self._board, self._features, self._mask)
 
