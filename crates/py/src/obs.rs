@@ -135,7 +135,13 @@ impl Cell for u8 {
 }
 
 /// Write `viewer`'s observation of `game` into `board` (`planes × width × width`, zeroed here) and `features`.
-pub(crate) fn observe<T: Cell>(game: &Game, viewer: Player, space: &ActionSpace, board: &mut [T], features: &mut [f32]) {
+pub(crate) fn observe<T: Cell>(
+    game: &Game,
+    viewer: Player,
+    space: &ActionSpace,
+    board: &mut [T],
+    features: &mut [f32],
+) {
     let shape = Shape::of(space);
     board.fill(T::ZERO);
     features.fill(0.0);
