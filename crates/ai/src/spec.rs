@@ -140,7 +140,20 @@ const MODEL_COST: u64 = 80;
 /// stay as it says.
 /// With `model` false (games with any module on), `auto` keeps the opponents random and the budget whole.
 fn for_many(level: Level, c: &MctsConfig, model: bool) -> MctsConfig {
-    let (t, many) = (tuned(), tuned_many());
+    adjust_many(&tuned(), &tuned_many(), level.config().budget.iterations, MODEL_COST, c, model)
+}
+
+/// [`for_many`] for a player whose two-player settings are `t` and whose settings for more players are `many`, with
+/// `full` its own iteration budget and `cost` what an iteration with modelled opponents costs (the frozen references
+/// keep theirs).
+fn adjust_many(
+    t: &MctsConfig,
+    many: &MctsConfig,
+    full: Option<u64>,
+    cost: u64,
+    c: &MctsConfig,
+    model: bool,
+) -> MctsConfig {
     let mut m = *c;
     macro_rules! back {
         ($($f:ident).+) => {
@@ -177,8 +190,8 @@ fn for_many(level: Level, c: &MctsConfig, model: bool) -> MctsConfig {
     back!(weights.pace);
     back!(weights.fairy_turns);
     back!(weights.field_growth);
-    if m.opponents.modelled(3) && c.budget.iterations == level.config().budget.iterations {
-        m.budget.iterations = c.budget.iterations.map(|i| (i / MODEL_COST).max(1));
+    if m.opponents.modelled(3) && c.budget.iterations == full {
+        m.budget.iterations = c.budget.iterations.map(|i| (i / cost).max(1));
     }
     m
 }
@@ -191,22 +204,90 @@ fn for_many(level: Level, c: &MctsConfig, model: bool) -> MctsConfig {
 pub enum Reference {
     /// `hard` as it was on 2026-12-02: 80,000 iterations a decision on two threads, cut off at one second.
     Hard1,
+    /// `hard` as it was on 2026-12-06, before a learned evaluation (issue 36): the tuned settings at two players,
+    /// and with three or more the others modelled as the greedy player for two rounds at 1,000 iterations (random
+    /// opponents and the whole budget with any module on). 80,000 iterations a decision on two threads, cut off at
+    /// one second.
+    Hard2,
 }
+
+/// `hard@2` at three or more players without modules (see [`Reference::Hard2`]), frozen.
+fn hard2_many() -> MctsConfig {
+    let mut c = Reference::Hard2.config();
+    c.weights.follower = 2.0;
+    c.weights.follower_ramp = 6.0;
+    c.opponents = Opponents::Greedy;
+    c.playout_turns = None;
+    c.model_rounds = 2;
+    c
+}
+
+/// What an iteration with modelled opponents cost `hard@2`, in iterations of random playouts.
+const HARD2_MODEL_COST: u64 = 80;
 
 impl Reference {
     /// Every reference.
-    pub const ALL: [Reference; 1] = [Reference::Hard1];
+    pub const ALL: [Reference; 2] = [Reference::Hard1, Reference::Hard2];
 
     /// Its name, as a bot spec.
     pub const fn name(self) -> &'static str {
         match self {
             Reference::Hard1 => "hard@1",
+            Reference::Hard2 => "hard@2",
+        }
+    }
+
+    /// What it plays with three or more players, with `c` its two-player settings (a spec may have changed some):
+    /// `None` when that is `c` itself.
+    fn for_many(self, c: &MctsConfig, model: bool) -> Option<MctsConfig> {
+        match self {
+            Reference::Hard1 => None,
+            Reference::Hard2 => {
+                let full = Reference::Hard2.config().budget.iterations;
+                Some(adjust_many(&Reference::Hard2.config(), &hard2_many(), full, HARD2_MODEL_COST, c, model))
+            }
         }
     }
 
     /// Its settings, frozen.
     pub fn config(self) -> MctsConfig {
         match self {
+            Reference::Hard2 => MctsConfig {
+                budget: Budget { iterations: Some(80_000), time: Some(Duration::from_millis(1_000)) },
+                threads: 2,
+                exploration: 0.2787,
+                playout_turns: Some(3),
+                playout_greedy: 0.0,
+                playout_deploy: 0.8415,
+                opponents: Opponents::Auto,
+                model_rounds: 1,
+                win_weight: 0.5171,
+                margin_scale: 5.2448,
+                widening: 2.0913,
+                prior_weight: 0.2695,
+                prior_temperature: 4.0,
+                prior_visits: 32,
+                reuse: true,
+                early: true,
+                carry: false,
+                weights: Weights {
+                    city_close: 20.8804,
+                    road_close: 21.1484,
+                    extra_end: 0.5029,
+                    growth: 0.5847,
+                    fill: 18.6304,
+                    follower: 4.6551,
+                    followers_full: 3,
+                    follower_ramp: 5.5851,
+                    triangle: 2.5,
+                    abbey: 3.0,
+                    barn: 2.0,
+                    best_opponent: 0.4849,
+                    pace: 0.0,
+                    fairy_turns: 2.0,
+                    field_growth: 0.0,
+                },
+            },
             Reference::Hard1 => MctsConfig {
                 budget: Budget { iterations: Some(80_000), time: Some(Duration::from_millis(1_000)) },
                 threads: 2,
@@ -259,7 +340,7 @@ pub enum BotSpec {
     Level(Level, MctsConfig),
     /// An MCTS player with explicit settings.
     Mcts(MctsConfig),
-    /// A frozen reference (`hard@1`), possibly with settings changed (`hard@1:threads=1`).
+    /// A frozen reference (`hard@1`, `hard@2`), possibly with settings changed (`hard@1:threads=1`).
     Reference(Reference, MctsConfig),
     /// A heuristic player of the gauntlet (`citybuilder`, `farmer`, `joiner`, `cautious`), independent of the
     /// evaluation the others share.
@@ -315,9 +396,13 @@ impl BotSpec {
                 bot.many_modules = Some(for_many(*level, c, false));
                 Box::new(bot)
             }
-            BotSpec::Level(_, c) | BotSpec::Reference(_, c) | BotSpec::Mcts(c) => {
-                Box::new(MctsBot::new(*c, seed, self.to_string()))
+            BotSpec::Reference(r, c) => {
+                let mut bot = MctsBot::new(*c, seed, self.to_string());
+                bot.many = r.for_many(c, true);
+                bot.many_modules = r.for_many(c, false);
+                Box::new(bot)
             }
+            BotSpec::Level(_, c) | BotSpec::Mcts(c) => Box::new(MctsBot::new(*c, seed, self.to_string())),
             BotSpec::Style(s) => Box::new(crate::gauntlet::StyleBot::new(*s, seed)),
         }
     }
@@ -604,7 +689,7 @@ impl FromStr for BotSpec {
                 None => {
                     return Err(fail(format!(
                         "unknown bot `{name}` (bots: random, greedy, mcts, the levels easy, medium, hard, the \
-                         frozen reference hard@1, and the gauntlet citybuilder, farmer, joiner, cautious)"
+                         frozen references hard@1 and hard@2, and the gauntlet citybuilder, farmer, joiner, cautious)"
                     )));
                 }
             },
@@ -865,6 +950,27 @@ mod tests {
     /// `tuned_many` with `c`'s budget and threads.
     fn many_budget(c: &MctsConfig) -> MctsConfig {
         MctsConfig { budget: c.budget, threads: c.threads, ..tuned_many() }
+    }
+
+    #[test]
+    fn hard_at_2_is_hard_as_it_was_frozen_at_every_player_count() {
+        // Frozen on 2026-12-06 from `hard` as it then was. When `hard` moves on (issue 36), these become
+        // `assert_ne!` as hard@1's did, and the frozen constants above stay as they are.
+        let hard = Level::Hard.config();
+        let frozen = Reference::Hard2.config();
+        assert_eq!(frozen, hard);
+        for model in [true, false] {
+            assert_eq!(Reference::Hard2.for_many(&frozen, model), Some(for_many(Level::Hard, &hard, model)));
+        }
+        // A setting the spec changes stays changed at every player count, as for the levels.
+        let mut c = frozen;
+        c.exploration = 0.9;
+        c.budget.iterations = Some(5_000);
+        let many = Reference::Hard2.for_many(&c, true).unwrap();
+        assert_eq!((many.exploration, many.budget.iterations, many.opponents), (0.9, Some(5_000), Opponents::Greedy));
+        assert_eq!(Reference::Hard1.for_many(&Reference::Hard1.config(), true), None);
+        assert_eq!("hard@2".parse::<BotSpec>().unwrap().to_string(), "hard@2");
+        assert_eq!("hard@2:threads=1".parse::<BotSpec>().unwrap().mcts().unwrap().threads, 1);
     }
 
     #[test]

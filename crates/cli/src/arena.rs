@@ -68,6 +68,7 @@ Bots:
             at 3+ players it models the others as greedy, two rounds a playout, with 1000 iterations
             (with any module on, it keeps random opponents and its whole budget)
   hard@1    the frozen reference: hard before tuning, the same budget
+  hard@2    the frozen reference: hard as it was on 2026-12-06 (before a learned evaluation), every player count
   citybuilder, farmer, joiner, cautious
             the gauntlet: heuristic players written apart from the evaluation
 
