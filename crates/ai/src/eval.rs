@@ -58,6 +58,10 @@ pub struct Weights {
     /// (scaled like a city's chance of completion by the turns left). A field counts only the cities it borders now,
     /// so without this an early farmer looks worth little. `0` (the default and `hard@1`'s) counts none.
     pub field_growth: f32,
+    /// How much of the learned value ([`crate::value`]) is in the estimate, 0..=1: each player's expected points
+    /// are their score plus `learned` × the model's points still to come plus (1 − `learned`) × the hand-written
+    /// estimate's. `0` (the default, `hard@1`'s and `hard@2`'s) is the hand-written evaluation alone.
+    pub learned: f32,
 }
 
 impl Default for Weights {
@@ -78,6 +82,7 @@ impl Default for Weights {
             pace: 0.0,
             fairy_turns: 0.0,
             field_growth: 0.0,
+            learned: 0.0,
         }
     }
 }
@@ -111,6 +116,22 @@ impl Evaluator {
 
     /// Each player's expected final points. Once the game is over, the final scores.
     pub fn points(&mut self, game: &Game) -> Points {
+        let l = self.weights.learned;
+        if l <= 0.0 || game.is_over() {
+            return self.hand_points(game);
+        }
+        let mut rows = [[0f32; crate::features::COUNT]; MAX_PLAYERS];
+        let mut out = self.features(game, &mut rows);
+        for (p, o) in out.iter_mut().enumerate().take(game.players()) {
+            let score = game.scores()[p] as f32;
+            let rest = crate::value::rest(&rows[p]);
+            *o = score + l * rest + (1.0 - l) * (*o - score);
+        }
+        out
+    }
+
+    /// Each player's expected final points by the hand-written estimate alone.
+    pub fn hand_points(&mut self, game: &Game) -> Points {
         let n = game.players();
         let mut out = [0f32; MAX_PLAYERS];
         for (p, s) in game.scores().iter().enumerate() {
@@ -229,8 +250,24 @@ impl Evaluator {
         out
     }
 
-    /// The cities a field borders, counted 1 if complete and by their chance of completion if not.
-    fn field_cities(&mut self, game: &Game, field: SegmentId, chance: &impl Fn(f32, u16) -> f32, city: f32) -> f32 {
+    /// The features held after [`Evaluator::hand_points`]: how many.
+    pub(crate) fn held_len(&self) -> usize {
+        self.held.len()
+    }
+
+    /// One held feature: its root, each player's strength and followers on it.
+    pub(crate) fn held_at(&self, i: usize) -> (SegmentId, [u16; MAX_PLAYERS], [u8; MAX_PLAYERS]) {
+        let h = &self.held[i];
+        (h.root, h.strength, h.followers)
+    }
+
+    /// The cities found by the last [`Evaluator::collect_border_cities`].
+    pub(crate) fn cities_found(&self) -> &[SegmentId] {
+        &self.cities
+    }
+
+    /// Gathers the roots of the cities a field borders; returns the field's segments.
+    pub(crate) fn collect_border_cities(&mut self, game: &Game, field: SegmentId) -> u32 {
         let board = game.board();
         let cat = game.catalogue();
         self.cities.clear();
@@ -246,6 +283,13 @@ impl Evaluator {
                 }
             }
         }
+        members
+    }
+
+    /// The cities a field borders, counted 1 if complete and by their chance of completion if not.
+    fn field_cities(&mut self, game: &Game, field: SegmentId, chance: &impl Fn(f32, u16) -> f32, city: f32) -> f32 {
+        let board = game.board();
+        let members = self.collect_border_cities(game, field);
         let now: f32 = self
             .cities
             .iter()

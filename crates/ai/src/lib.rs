@@ -37,6 +37,7 @@ pub mod arena;
 mod bot;
 pub mod breakdown;
 pub mod eval;
+pub mod features;
 pub mod gauntlet;
 pub mod greedy;
 pub mod mcts;
@@ -44,6 +45,7 @@ pub mod random;
 pub mod spec;
 pub mod stats;
 pub mod tune;
+pub mod value;
 
 pub use bot::{Bot, BotError, Candidate, Thought};
 pub use greedy::GreedyBot;

@@ -190,6 +190,7 @@ fn adjust_many(
     back!(weights.pace);
     back!(weights.fairy_turns);
     back!(weights.field_growth);
+    back!(weights.learned);
     if m.opponents.modelled(3) && c.budget.iterations == full {
         m.budget.iterations = c.budget.iterations.map(|i| (i / cost).max(1));
     }
@@ -286,6 +287,7 @@ impl Reference {
                     pace: 0.0,
                     fairy_turns: 2.0,
                     field_growth: 0.0,
+                    learned: 0.0,
                 },
             },
             Reference::Hard1 => MctsConfig {
@@ -322,6 +324,7 @@ impl Reference {
                     pace: 0.0,
                     fairy_turns: 0.0,
                     field_growth: 0.0,
+                    learned: 0.0,
                 },
             },
         }
@@ -456,7 +459,7 @@ fn parse_duration(v: &str) -> Option<Duration> {
 }
 
 /// The evaluation's constants by name, as specs change them.
-fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 14] {
+fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 15] {
     [
         ("city_close", &mut w.city_close),
         ("road_close", &mut w.road_close),
@@ -472,6 +475,7 @@ fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 14] {
         ("pace", &mut w.pace),
         ("fairy_turns", &mut w.fairy_turns),
         ("field_growth", &mut w.field_growth),
+        ("learned", &mut w.learned),
     ]
 }
 
@@ -489,6 +493,15 @@ fn set_weight(w: &mut Weights, key: &str, v: &str) -> Option<Result<(), String>>
         return Some(v.parse().map(|x| w.followers_full = x).map_err(|_| format!("`{key}` wants a whole number")));
     }
     let (_, slot) = weights_by_name(w).into_iter().find(|(k, _)| *k == key)?;
+    if key == "learned" {
+        return Some(match v.parse::<f32>() {
+            Ok(x) if (0.0..=1.0).contains(&x) => {
+                *slot = x;
+                Ok(())
+            }
+            _ => Err(format!("`learned` wants a number from 0 to 1, not `{v}`")),
+        });
+    }
     Some(match v.parse::<f32>() {
         Ok(x) if (0.0..=MAX_SETTING).contains(&x) => {
             *slot = x;

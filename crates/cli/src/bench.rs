@@ -204,6 +204,7 @@ fn bench_ai(a: &BenchArgs) -> Result<String> {
     let chosen = [&configs[0], &configs[configs.len() - 1]];
     // Positions 10%, 30%, 50%, 70% and 90% of the way through a random game, from three deals.
     let mut rows = Vec::new();
+    let mut evals = Vec::new();
     let bar = crate::progress::bar((chosen.len() * 2 * 15) as u64, "searches", a.json);
     let mut rng = SmallRng::seed_from_u64(3);
     let mut buf = Vec::new();
@@ -244,6 +245,7 @@ fn bench_ai(a: &BenchArgs) -> Result<String> {
                 }
             }
         }
+        evals.push((c.name, eval_rate(&positions, 0.0), eval_rate(&positions, 1.0)));
         for threads in [1usize, 2] {
             bar.set_message(format!("{}, {threads} thread(s)", c.name));
             let mut cfg: MctsConfig = Level::Hard.config();
@@ -277,7 +279,13 @@ fn bench_ai(a: &BenchArgs) -> Result<String> {
                 })
             })
             .collect();
-        outln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "mcts": v }))?);
+        let e: Vec<serde_json::Value> = evals
+            .iter()
+            .map(|(name, hand, learned)| {
+                serde_json::json!({ "configuration": name, "hand_per_second": hand, "learned_per_second": learned })
+            })
+            .collect();
+        outln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "mcts": v, "evaluation": e }))?);
     } else {
         outln!(out, "MCTS (the hard level's search), {} iterations per position, 2 players:", a.iterations);
         for (name, threads, positions, its, secs) in &rows {
@@ -288,8 +296,36 @@ fn bench_ai(a: &BenchArgs) -> Result<String> {
                 *its as f64 / secs
             );
         }
+        outln!(out, "The static evaluation (every player's points at a position), one thread:");
+        for (name, hand, learned) in &evals {
+            outln!(
+                out,
+                "  {name:<12} hand-written {hand:>9.0} positions/s, learned (generation {}) {learned:>9.0} positions/s",
+                carcassonne_ai::value::GENERATION
+            );
+        }
     }
     Ok(out)
+}
+
+/// Positions a second the evaluation values, with `learned` of the learned value blended in: every position in
+/// turn, for at least 0.3 s.
+fn eval_rate(positions: &[(Game, carcassonne::Player)], learned: f32) -> f64 {
+    let mut e = carcassonne_ai::eval::Evaluator::new(carcassonne_ai::eval::Weights {
+        learned,
+        ..carcassonne_ai::Level::Hard.config().weights
+    });
+    let start = std::time::Instant::now();
+    let mut done = 0u64;
+    let mut sink = 0f32;
+    while start.elapsed().as_secs_f64() < 0.3 || done == 0 {
+        for (p, _) in positions {
+            sink += e.points(p)[0];
+            done += 1;
+        }
+    }
+    std::hint::black_box(sink);
+    done as f64 / start.elapsed().as_secs_f64()
 }
 
 /// One figure of a comparison: its name, whether more is better, and its value in each round for each binary.

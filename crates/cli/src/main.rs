@@ -13,6 +13,7 @@ macro_rules! outln {
 mod arena;
 mod attack;
 mod bench;
+mod datagen;
 mod describe;
 mod hint;
 mod import;
@@ -97,6 +98,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play games between bots and write each player's view of their positions, with how the game ended for them,
+    /// to a file for training the learned value (docs/datagen-format.md).
+    #[command(after_help = arena::BOTS_HELP)]
+    Datagen(datagen::DatagenArgs),
     /// Play games between bots and report wins with 95% intervals, scores, margins, Elo differences and speed.
     #[command(after_help = arena::BOTS_HELP)]
     Arena(arena::ArenaArgs),
@@ -205,6 +210,7 @@ fn run(cli: Cli) -> Result<String> {
         Command::View { file, player, json } => describe::view(&file, player, json),
         Command::Tiles { set, file, json } => tiles::tiles(set.as_deref(), file.as_deref(), json),
         Command::Selfplay(a) => play::selfplay(&a),
+        Command::Datagen(a) => datagen::datagen(&a),
         Command::Bench(a) => bench::bench(&a),
         Command::Arena(a) => arena::arena(&a),
         Command::Tune(a) => tune::tune(&a),

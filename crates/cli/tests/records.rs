@@ -98,3 +98,37 @@ fn kept_records_replay_to_the_same_scores_and_events() {
     }
     assert!(n >= 19);
 }
+
+/// `carc datagen` writes its documented layout (docs/datagen-format.md): the magic, the format, a JSON header whose
+/// columns match the rows, and rows whose outcomes agree with each other: `rest` is never negative, each kept
+/// position's wins sum to one, and a seat's margin is the same at every position of its game.
+#[test]
+fn datagen_writes_whole_rows_with_consistent_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d.carcdata");
+    carc(&["datagen", "--out", out.to_str().unwrap(), "--games", "3", "--bots", "greedy,random", "--sample", "0.5"]);
+    let raw = read(&out);
+    assert_eq!(&raw[..8], b"CARCDATA");
+    assert_eq!(u32::from_le_bytes(raw[8..12].try_into().unwrap()), 1);
+    let len = u32::from_le_bytes(raw[12..16].try_into().unwrap()) as usize;
+    let header: serde_json::Value = serde_json::from_slice(&raw[16..16 + len]).unwrap();
+    let columns: Vec<&str> = header["columns"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let body = &raw[16 + len..];
+    assert_eq!(body.len() % (4 * columns.len()), 0, "whole rows");
+    let values: Vec<f32> = body.chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+    let rows: Vec<&[f32]> = values.chunks(columns.len()).collect();
+    assert!(rows.len() > 20, "{} rows from 3 games", rows.len());
+    let col = |name: &str| columns.iter().position(|c| *c == name).unwrap();
+    let mut margins = std::collections::HashMap::new();
+    for pair in rows.chunks(2) {
+        assert!(pair.iter().all(|r| r[col("rest")] >= 0.0));
+        assert_eq!(pair[0][col("win")] + pair[1][col("win")], 1.0);
+        assert_eq!(pair[0][col("game")], pair[1][col("game")]);
+        for r in pair {
+            let key = (r[col("game")] as u32, r[col("seat")] as u32);
+            let m = *margins.entry(key).or_insert(r[col("margin")]);
+            assert_eq!(m, r[col("margin")], "one margin per seat and game");
+        }
+    }
+    assert_eq!(header["games"], 3);
+}
