@@ -74,7 +74,8 @@ enum Standing {
 }
 
 impl Evaluator {
-    /// Each player's features at `game` (see [`NAMES`]). Also returns the hand-written estimate it includes.
+    /// Each player's features at `game` (see [`NAMES`]). Also returns the hand-written estimate it includes, computed
+    /// with this evaluator's constants (`carc datagen` uses `hard`'s, so a model is trained on what `hard` computes).
     pub fn features(&mut self, game: &Game, out: &mut Rows) -> crate::eval::Points {
         let hand = self.hand_points(game);
         let n = game.players();

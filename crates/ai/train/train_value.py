@@ -48,6 +48,13 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument(
+        "--relative",
+        type=float,
+        default=0.0,
+        help="weight of the error on each player's rest relative to the mean of the position's players (what the "
+        "search's margins see); the absolute error keeps weight 1 - this",
+    )
     a = ap.parse_args()
 
     headers, parts = zip(*(read(p) for p in a.data))
@@ -57,6 +64,9 @@ def main() -> None:
         if h["columns"] != names or h["features_version"] != version:
             sys.exit("the files hold different columns: regenerate them with one carc")
     nf = names.index("rest")
+    players = headers[0]["players"]
+    if any(h["players"] != players for h in headers):
+        sys.exit("the files hold different player counts")
     # Game numbers restart in each file: offset them so held-out games stay whole games.
     blocks = []
     offset = 0.0
@@ -101,15 +111,32 @@ def main() -> None:
     def rmse(p, xs, ys):
         return float(np.sqrt(np.mean((forward(p, xs)[4] - ys) ** 2)) * SCALE)
 
+    def relative_rmse(p, xs, ys):
+        e = (forward(p, xs)[4] - ys).reshape(-1, players)
+        return float(np.sqrt(np.mean((e - e.mean(1, keepdims=True)) ** 2)) * SCALE)
+
+    def score(p):
+        return (1 - a.relative) * rmse(p, xv, yv) + a.relative * relative_rmse(p, xv, yv)
+
+    he = (xv[:, hand] - yv).reshape(-1, players)
+    hand_rel = float(np.sqrt(np.mean((he - he.mean(1, keepdims=True)) ** 2)) * SCALE)
+    print(f"hand-written estimate, held out: relative RMSE {hand_rel:.2f} points")
+
     step = 0
     best = (float("inf"), None)
     for epoch in range(a.epochs):
-        order = rng.permutation(len(xt))
-        for i in range(0, len(order), a.batch):
-            idx = order[i : i + a.batch]
+        order = rng.permutation(len(xt) // players)
+        for i in range(0, len(order), a.batch // players):
+            pos = order[i : i + a.batch // players]
+            idx = (pos[:, None] * players + np.arange(players)).ravel()
             xb, yb = xt[idx], yt[idx]
             z1, a1, z2, a2, out = forward(params, xb)
-            g = 2 * (out - yb) / len(idx)
+            g = (1 - a.relative) * 2 * (out - yb) / len(idx)
+            if a.relative > 0:
+                e = (out - yb).reshape(-1, players)
+                e = e - e.mean(1, keepdims=True)
+                gr = 2 * e / len(idx)
+                g = g + a.relative * (gr - gr.mean(1, keepdims=True)).ravel()
             grads = {"w3": a2.T @ g, "b3": g.sum()}
             d2 = np.outer(g, params["w3"]) * (z2 > 0)
             grads["w2"] = d2.T @ a1
@@ -124,12 +151,20 @@ def main() -> None:
                 mh = m[k] / (1 - 0.9**step)
                 vh = v2[k] / (1 - 0.999**step)
                 params[k] = (params[k] - a.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        r = rmse(params, xv, yv)
+        r = score(params)
         if r < best[0]:
             best = (r, {k: v.copy() for k, v in params.items()})
-        print(f"epoch {epoch + 1:3d}: train RMSE {rmse(params, xt, yt):.2f}, held out {r:.2f} points", flush=True)
-    r, p = best
-    print(f"kept the best held-out epoch: RMSE {r:.2f} points (hand-written {hand_rmse:.2f})")
+        print(
+            f"epoch {epoch + 1:3d}: held out RMSE {rmse(params, xv, yv):.2f}, "
+            f"relative {relative_rmse(params, xv, yv):.2f} points",
+            flush=True,
+        )
+    _, p = best
+    r = rmse(p, xv, yv)
+    print(
+        f"kept the best held-out epoch: RMSE {r:.2f} points, relative {relative_rmse(p, xv, yv):.2f} "
+        f"(hand-written {hand_rmse:.2f} and {hand_rel:.2f})"
+    )
     write(a.out, p, a.generation, version, nf, h, r, hand_rmse, [str(x) for x in a.data], a.seed)
 
 

@@ -135,7 +135,8 @@ fn one_game(setup: &Setup, specs: &[BotSpec], g: u64, sample: f64) -> Result<Vec
         .collect();
     let mut game = Game::new(setup)?;
     let mut rng = ChaCha8Rng::seed_from_u64(setup.seed ^ 0xDA7A_6E11);
-    let mut eval = Evaluator::default();
+    // The features include the hand-written estimate: computed with `hard`'s constants, as the search computes it.
+    let mut eval = Evaluator::new(carcassonne_ai::Level::Hard.config().weights);
     let mut feats = [[0f32; COUNT]; MAX_PLAYERS];
     // Per kept position: each player's features, their score then, and the acting seat's root value.
     let mut kept: Vec<(features::Rows, [i32; MAX_PLAYERS], usize, f32)> = Vec::new();
