@@ -70,6 +70,18 @@ pub fn seating(players: usize, bots: usize, g: u64) -> Vec<usize> {
     (0..players).map(|s| ((s as u64 + g) % bots as u64) as usize).collect()
 }
 
+/// The bots of game `g` by [`seating`], each seeded from the deal's seed, its seat and the game: the seats' bot
+/// indices and the bots built for them.
+pub fn seat_bots(specs: &[BotSpec], players: usize, deal: u64, g: u64) -> (Vec<usize>, Vec<Box<dyn Bot>>) {
+    let seats = seating(players, specs.len(), g);
+    let bots = seats
+        .iter()
+        .enumerate()
+        .map(|(s, &b)| specs[b].build(deal.wrapping_mul(31).wrapping_add(s as u64 * 7 + g)))
+        .collect();
+    (seats, bots)
+}
+
 /// Play one game: `setup` (its seed shuffles the stack) with `bots[i]` in seat `i`.
 ///
 /// # Errors

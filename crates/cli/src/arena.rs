@@ -10,8 +10,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use carcassonne_ai::arena::{GameResult, Summary, play_game, seating, summarise};
-use carcassonne_ai::{Bot, BotSpec};
+use carcassonne_ai::BotSpec;
+use carcassonne_ai::arena::{GameResult, Summary, play_game, seat_bots, summarise};
 
 use crate::SetupArgs;
 
@@ -270,12 +270,7 @@ fn arena_of(a: &ArenaArgs, specs: &[BotSpec], records: Option<&std::path::Path>)
             .filter_map(|g| {
                 let mut setup = base.clone();
                 setup.seed = a.seed.wrapping_add(g / k);
-                let seats = seating(players, specs.len(), g);
-                let mut bots: Vec<Box<dyn Bot>> = seats
-                    .iter()
-                    .enumerate()
-                    .map(|(s, &b)| specs[b].build(setup.seed.wrapping_mul(31).wrapping_add(s as u64 * 7 + g)))
-                    .collect();
+                let (seats, mut bots) = seat_bots(&specs, players, setup.seed, g);
                 let out = match play_game(&setup, &mut bots, records.is_some()) {
                     Ok(mut r) => {
                         r.seats = seats;

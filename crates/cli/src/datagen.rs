@@ -15,10 +15,10 @@ use serde_json::json;
 
 use carcassonne::game::MAX_PLAYERS;
 use carcassonne::{Action, Actor, Game, Setup};
-use carcassonne_ai::arena::seating;
+use carcassonne_ai::BotSpec;
+use carcassonne_ai::arena::seat_bots;
 use carcassonne_ai::eval::Evaluator;
 use carcassonne_ai::features::{self, COUNT};
-use carcassonne_ai::{Bot, BotSpec};
 
 use crate::SetupArgs;
 
@@ -127,12 +127,7 @@ pub(crate) fn datagen(a: &DatagenArgs) -> Result<String> {
 /// One game's rows, in order: for each kept position, each player's features and how it ended for them.
 fn one_game(setup: &Setup, specs: &[BotSpec], g: u64, sample: f64) -> Result<Vec<f32>> {
     let players = setup.players as usize;
-    let seats = seating(players, specs.len(), g);
-    let mut bots: Vec<Box<dyn Bot>> = seats
-        .iter()
-        .enumerate()
-        .map(|(s, &b)| specs[b].build(setup.seed.wrapping_mul(31).wrapping_add(s as u64 * 7 + g)))
-        .collect();
+    let (_, mut bots) = seat_bots(specs, players, setup.seed, g);
     let mut game = Game::new(setup)?;
     let mut rng = ChaCha8Rng::seed_from_u64(setup.seed ^ 0xDA7A_6E11);
     // The features include the hand-written estimate: computed with `hard`'s constants, as the search computes it.
