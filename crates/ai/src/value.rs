@@ -35,8 +35,16 @@ pub fn rest(x: &[f32; COUNT]) -> f32 {
         }
         out += weights::W3[j] * s.max(0.0);
     }
+    if weights::RESIDUAL {
+        // A correction to the hand-written estimate, which the features carry in the same unit.
+        out += x[HAND_REST];
+    }
     out * weights::SCALE
 }
+
+/// Where the features hold the hand-written estimate of the points still to come.
+const HAND_REST: usize = 4;
+const _: () = assert!(matches!(features::NAMES[HAND_REST].as_bytes(), b"hand_rest"));
 
 #[cfg(test)]
 mod tests {
