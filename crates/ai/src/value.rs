@@ -1,4 +1,4 @@
-//! The learned value: a small multilayer perceptron that reads a player's [`features`](crate::features) and
+//! The learned value: a small multilayer perceptron that reads a player's [`features`] and
 //! estimates the points that player will still score before the end of the game.
 //!
 //! Its weights are generated Rust (`value_weights.rs`), written by `python/train_value.py` from positions made by
