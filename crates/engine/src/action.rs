@@ -204,6 +204,37 @@ pub enum Action {
     Pass,
 }
 
+impl Action {
+    /// The same action in a game whose whole board is turned by `r` about the start space (see
+    /// [`Setup::start_rotation`](crate::Setup::start_rotation)): spaces, tile rotations, triangle and barn corners and
+    /// the dragon's step turn with it; figures and segments, named by tile number and the tile's own segment, stay.
+    pub fn rotate(self, r: Rotation) -> Action {
+        match self {
+            Action::Place { tile, space, rotation } => {
+                Action::Place { tile, space: space.rotate(r), rotation: rotation.then(r) }
+            }
+            Action::PlaceTriangle { tile, space, corner } => {
+                Action::PlaceTriangle { tile, space: space.rotate(r), corner: corner.rotate(r) }
+            }
+            Action::PlaceBarn { corner } => Action::PlaceBarn { corner: corner.rotate(r) },
+            Action::MoveFairyTo(space) => Action::MoveFairyTo(space.rotate(r)),
+            Action::MoveDragon(side) => Action::MoveDragon(side.rotate(r)),
+            a @ (Action::Draw(_)
+            | Action::Pick(_)
+            | Action::Deploy { .. }
+            | Action::MoveWagon { .. }
+            | Action::Portal { .. }
+            | Action::RemoveKnight(_)
+            | Action::MoveFairy(_)
+            | Action::ChooseCrop(_)
+            | Action::ChooseCropRole(..)
+            | Action::CropAdd { .. }
+            | Action::CropRemove(_)
+            | Action::Pass) => a,
+        }
+    }
+}
+
 /// Why a text is not an action here.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[error("cannot read action `{text}`: {reason}")]

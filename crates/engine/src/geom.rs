@@ -47,6 +47,19 @@ impl Space {
             Space::new(x - 1, y),
         ]
     }
+
+    /// This space after turning the whole board by `r` about the start space `(0, 0)`, clockwise as a tile turns
+    /// (a quarter turn takes `(x, y)` to `(y, -x)`: what lay north lies east).
+    #[inline]
+    pub const fn rotate(self, r: Rotation) -> Space {
+        let Space { x, y } = self;
+        match r {
+            Rotation::R0 => Space::new(x, y),
+            Rotation::R90 => Space::new(y, -x),
+            Rotation::R180 => Space::new(-x, -y),
+            Rotation::R270 => Space::new(-y, x),
+        }
+    }
 }
 
 impl fmt::Display for Space {
@@ -144,6 +157,44 @@ impl Rotation {
     pub const fn degrees(self) -> u16 {
         self as u16 * 90
     }
+
+    /// This rotation followed by `r`.
+    #[inline]
+    pub const fn then(self, r: Rotation) -> Rotation {
+        Rotation::from_index(self as usize + r as usize)
+    }
+
+    /// The rotation that undoes this one.
+    pub const fn inverse(self) -> Rotation {
+        Rotation::from_index(4 - self as usize)
+    }
+
+    /// The rotation of `degrees` clockwise (0, 90, 180 or 270), if it is one.
+    pub const fn from_degrees(degrees: u16) -> Option<Rotation> {
+        match degrees {
+            0 => Some(Rotation::R0),
+            90 => Some(Rotation::R90),
+            180 => Some(Rotation::R180),
+            270 => Some(Rotation::R270),
+            _ => None,
+        }
+    }
+}
+
+/// A rotation is written as its degrees clockwise (`0`, `90`, `180`, `270`) in setups and records.
+impl serde::Serialize for Rotation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u16(self.degrees())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Rotation {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Rotation, D::Error> {
+        let degrees = <u16 as serde::Deserialize>::deserialize(d)?;
+        Rotation::from_degrees(degrees).ok_or_else(|| {
+            serde::de::Error::custom(format!("{degrees} is not a rotation: use 0, 90, 180 or 270 (degrees clockwise)"))
+        })
+    }
 }
 
 impl fmt::Display for Rotation {
@@ -207,6 +258,12 @@ impl Corner {
     /// The rotation that turns a `NE` triangle into this one.
     pub const fn rotation(self) -> Rotation {
         Rotation::from_index(self as usize)
+    }
+
+    /// This corner after turning by `r` (a quarter turn takes `NE` to `SE`).
+    #[inline]
+    pub const fn rotate(self, r: Rotation) -> Corner {
+        Corner::from_index(self as usize + r as usize)
     }
 
     /// Notation name.
@@ -385,6 +442,27 @@ mod tests {
         assert_eq!(nw.rotate(Rotation::R270).name(), "Ws");
         assert_eq!(Pos::from_name("La").unwrap().rotate(Rotation::R90).name(), "La");
         assert_eq!(Pos::on_side(Side::S, 1).name(), "S");
+    }
+
+    #[test]
+    fn the_board_turns_as_a_tile_does() {
+        for r in Rotation::ALL {
+            for side in Side::ALL {
+                // The neighbour across a side lies, after the turn, across the turned side.
+                let s = Space::new(3, -2);
+                assert_eq!(s.step(side).rotate(r), s.rotate(r).step(side.rotate(r)));
+            }
+            assert_eq!(r.then(r.inverse()), Rotation::R0);
+            assert_eq!(Rotation::from_degrees(r.degrees()), Some(r));
+            for c in Corner::ALL {
+                assert_eq!(c.rotate(r).legs(), c.legs().map(|l| l.rotate(r)));
+            }
+        }
+        assert_eq!(Space::new(0, 1).rotate(Rotation::R90), Space::new(1, 0));
+        assert_eq!(Space::new(2, 5).rotate(Rotation::R90).rotate(Rotation::R270), Space::new(2, 5));
+        assert_eq!(Rotation::from_degrees(45), None);
+        assert_eq!(serde_json::to_string(&Rotation::R270).unwrap(), "270");
+        assert!(serde_json::from_str::<Rotation>("45").unwrap_err().to_string().contains("not a rotation"));
     }
 
     #[test]

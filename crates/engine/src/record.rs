@@ -119,6 +119,29 @@ impl Record {
         Ok(Replay { game, events, actions })
     }
 
+    /// The same game with the whole board turned by `r` about the start space: the start tile turned by `r` more
+    /// ([`Setup::start_rotation`]) and every action turned with it ([`Game::rotate_action`]), in canonical notation.
+    /// Seeds, draws and hands are the same, so the turned game deals and scores exactly as this one.
+    ///
+    /// # Errors
+    /// A [`ReplayError`] if the record does not replay.
+    pub fn rotated(&self, r: crate::geom::Rotation) -> Result<Record, ReplayError> {
+        let mut setup = self.setup.clone();
+        setup.start_rotation = setup.start_rotation.then(r);
+        let mut game = Game::new(&self.setup)?;
+        let mut turned = Game::new(&setup)?;
+        let mut out = Record::new(setup);
+        for (i, text) in self.actions.iter().enumerate() {
+            let fail = |reason: String| ReplayError::Action { number: i + 1, text: text.clone(), reason };
+            let a = game.parse_action(text).map_err(|e| fail(e.reason))?;
+            let t = game.rotate_action(a, r);
+            game.apply(a).map_err(|e| fail(e.reason.to_string()))?;
+            out.push(&turned, t);
+            turned.apply(t).map_err(|e| fail(format!("turned by {r}, `{}`: {}", turned.action_text(t), e.reason)))?;
+        }
+        Ok(out)
+    }
+
     /// The same record with every action rewritten in canonical notation ([`Replay::actions`]).
     ///
     /// # Errors

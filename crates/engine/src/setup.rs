@@ -44,6 +44,13 @@ pub struct Setup {
     /// The start tile (default: the first set's start tile, `base/D`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_tile: Option<String>,
+    /// How far the start tile is turned, clockwise (`0`, `90`, `180` or `270` degrees; default 0). Turning it turns
+    /// the whole game: a game started turned by 90° and played with every action turned by 90° ([`Action::rotate`])
+    /// is the same game with the board turned, which is how observations are augmented by symmetry.
+    ///
+    /// [`Action::rotate`]: crate::Action::rotate
+    #[serde(default, skip_serializing_if = "is_unturned")]
+    pub start_rotation: crate::geom::Rotation,
     /// Forced Halflings hands, one list of triangle ids per player in seat order (instead of the deal or the draft).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hands: Option<Vec<Vec<String>>>,
@@ -51,6 +58,10 @@ pub struct Setup {
 
 fn default_sets() -> Vec<String> {
     vec!["base".into()]
+}
+
+fn is_unturned(r: &crate::geom::Rotation) -> bool {
+    *r == crate::geom::Rotation::R0
 }
 
 fn is_default_rules(r: &Rules) -> bool {
@@ -201,6 +212,7 @@ impl Setup {
             draw_order: None,
             custom_tiles: vec![],
             start_tile: None,
+            start_rotation: crate::geom::Rotation::R0,
             hands: None,
         }
     }

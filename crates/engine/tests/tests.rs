@@ -10,4 +10,5 @@ mod robustness;
 mod rule_ids;
 mod scenarios;
 mod supplies;
+mod symmetry;
 mod util;

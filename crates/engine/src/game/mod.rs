@@ -26,6 +26,7 @@ mod pieces;
 mod portal;
 mod princess;
 mod scoring;
+mod symmetry;
 mod wagon;
 
 use std::sync::Arc;
@@ -277,7 +278,7 @@ impl Game {
                 &config.catalogue,
                 config.start,
                 Space::new(0, 0),
-                Placement::Square(Rotation::R0),
+                Placement::Square(config.setup.start_rotation),
                 &mut completed,
             )
             .expect("the start tile goes on an empty board");
