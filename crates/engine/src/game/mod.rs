@@ -34,7 +34,7 @@ use std::sync::Arc;
 use crate::action::{Action, MeepleKind, MeepleRef, Player};
 use crate::board::{Board, Placement, SegmentId};
 use crate::catalogue::{Catalogue, SegmentKind, Symbol, TileKind};
-use crate::geom::{Rotation, Space};
+use crate::geom::Space;
 use crate::rules::Rules;
 use crate::setup::{GameConfig, Setup, SetupError};
 
