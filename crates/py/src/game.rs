@@ -123,6 +123,45 @@ impl PyGame {
         Ok(g)
     }
 
+    /// The same game with the whole board turned `quarter_turns` times clockwise about the start space: its start
+    /// tile turned (`start_rotation` in the setup) and every action turned with it, so the same tiles are drawn,
+    /// the same points scored and the same ids legal, turned (`rotate_ids`). Any whole number (taken modulo 4).
+    fn rotated(&self, quarter_turns: i64) -> PyResult<PyGame> {
+        let r = carcassonne::geom::Rotation::from_index(quarter_turns.rem_euclid(4) as usize);
+        let record = self.record.rotated(r).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let replay = record.replay().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut g = PyGame::start(record.setup.clone(), self.space.width)?;
+        g.game = replay.game;
+        g.record.actions = replay.actions;
+        g.refresh();
+        Ok(g)
+    }
+
+    /// The ids, in the game turned `quarter_turns` times clockwise (`rotated`), of these legal ids of this position:
+    /// what a policy target over this position's ids becomes for the turned position. -1 stays -1 (padding).
+    ///
+    /// Raises `IllegalActionError` for an id that is not legal here.
+    fn rotate_ids(&self, ids: Vec<i64>, quarter_turns: i64) -> PyResult<Vec<i64>> {
+        self.ids()?;
+        let r = carcassonne::geom::Rotation::from_index(quarter_turns.rem_euclid(4) as usize);
+        let turned = self.rotated(quarter_turns)?;
+        let there = turned.ids()?;
+        ids.into_iter()
+            .map(|id| {
+                if id == -1 {
+                    return Ok(-1);
+                }
+                let a = usize::try_from(id).ok().and_then(|i| self.legal.find(i));
+                let a = a.ok_or_else(|| IllegalActionError::new_err(format!("action id {id} is not legal here")))?;
+                let t = self.game.rotate_action(a, r);
+                let i = turned.legal.actions.iter().position(|x| *x == t).ok_or_else(|| {
+                    PyValueError::new_err(format!("`{}` has no turned twin (a bug)", self.game.action_text(a)))
+                })?;
+                Ok(i64::from(there[i]))
+            })
+            .collect()
+    }
+
     /// The record so far, as JSON (it replays with `carc replay`).
     fn record_json(&self) -> String {
         self.record.to_json()

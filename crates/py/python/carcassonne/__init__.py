@@ -23,7 +23,7 @@ import operator
 import os
 import random as _random
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -464,6 +464,23 @@ class Game:
     def resample(self, player: int, seed: int) -> "Game":
         """A copy in which all that ``player`` cannot see is dealt again (the stack's order, others' triangles)."""
         return Game(_native=self._g.resample(player, _integer("seed", seed, 0, SEED_MAX)))
+
+    # ----- symmetry -----
+
+    def rotated(self, quarter_turns: int) -> "Game":
+        """The same game with the whole board turned ``quarter_turns`` times clockwise about the start space.
+
+        Its start tile is turned (``start_rotation`` in the setup) and every action of the record with it, so it
+        draws the same tiles and scores the same points; its legal ids are this position's, turned
+        (:meth:`rotate_ids`). An exact twin, for augmenting training data by the board's four rotations
+        (docs/python.md, "Symmetry"). Reflections are not offered: tiles turn but never mirror (BASE-03)."""
+        return Game(_native=self._g.rotated(int(quarter_turns)))
+
+    def rotate_ids(self, ids: Iterable[int], quarter_turns: int) -> List[int]:
+        """These legal ids of this position, as ids of the position turned ``quarter_turns`` times (:meth:`rotated`).
+
+        -1 stays -1 (padding); an id that is not legal here raises ``IllegalActionError``."""
+        return self._g.rotate_ids([int(i) for i in ids], int(quarter_turns))
 
     # ----- copies -----
 
