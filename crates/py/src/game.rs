@@ -162,6 +162,26 @@ impl PyGame {
             .collect()
     }
 
+    /// The spatial action map's shape: `(channels, W, W)`.
+    fn spatial_shape(&self) -> (usize, usize, usize) {
+        let w = self.space.width as usize;
+        (crate::spatial::Spatial::of(&self.space, &self.game).channels(), w, w)
+    }
+
+    /// The channels of the spatial action map (`spatial_ids`), in order.
+    fn spatial_channels(&self) -> Vec<String> {
+        crate::spatial::Spatial::of(&self.space, &self.game).channel_names()
+    }
+
+    /// Where ids lie on the spatial action map over the observation window: `channel · W² + cell`, or -1 for an id
+    /// with no place on the board here (docs/python.md, "Spatial actions").
+    fn spatial_ids(&mut self, ids: Vec<i64>) -> Vec<i64> {
+        self.legal.frontier.update(&self.game);
+        let window = Window::of(&self.game, self.space.width);
+        let layout = crate::spatial::Spatial::of(&self.space, &self.game);
+        ids.into_iter().map(|id| layout.index(&self.space, &self.game, &self.legal.frontier, window, id)).collect()
+    }
+
     /// The record so far, as JSON (it replays with `carc replay`).
     fn record_json(&self) -> String {
         self.record.to_json()

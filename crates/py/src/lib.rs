@@ -6,6 +6,7 @@ mod bot;
 mod game;
 mod obs;
 mod space;
+mod spatial;
 mod tune;
 mod vecgame;
 

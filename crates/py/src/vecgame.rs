@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use carcassonne::game::MAX_PLAYERS;
 use carcassonne::{Action, Actor, DecisionKind, Game, GameConfig, Player, Setup};
 use carcassonne_ai::{Bot, BotSpec};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -15,6 +15,7 @@ use crate::IllegalActionError;
 use crate::game::{PyGame, current_player, setup_from_json};
 use crate::obs::{self, Shape};
 use crate::space::{ActionSpace, Figures, Legal};
+use crate::spatial::Spatial;
 
 /// An observation batch: the board planes and the features.
 type Planes<'py> = (Bound<'py, numpy::PyArray4<f32>>, Bound<'py, PyArray2<f32>>);
@@ -462,6 +463,59 @@ impl VecGame {
             }
         }
         Ok(cells)
+    }
+
+    /// The spatial action map's shape: `(channels, W, W)`.
+    fn spatial_shape(&self) -> (usize, usize, usize) {
+        let w = self.space.width as usize;
+        let start = self.slots.first().map(|s| &s.game);
+        (start.map(|g| Spatial::of(&self.space, g).channels()).unwrap_or(0), w, w)
+    }
+
+    /// The channels of the spatial action map (`spatial_ids`), in order.
+    fn spatial_channels(&self) -> Vec<String> {
+        let start = self.slots.first().map(|s| &s.game);
+        start.map(|g| Spatial::of(&self.space, g).channel_names()).unwrap_or_default()
+    }
+
+    /// Where ids lie on the spatial action map, `[n, m]` for ids `[n, m]` (row i: ids of game i, -1 for padding,
+    /// as `legal_ids()` gives): `channel · W² + cell` over a map `[channels, W, W]` laid over the observation
+    /// window, or -1 for an id of a block with no place on the board (pass, pick, barn, figure, dragon, crop
+    /// circles), padding, or a space outside the window. Written into `out` when given.
+    #[pyo3(signature = (ids, out = None))]
+    fn spatial_ids<'py>(
+        &mut self,
+        py: Python<'py>,
+        ids: PyReadonlyArray2<'py, i64>,
+        out: Option<Bound<'py, PyArray2<i64>>>,
+    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let shape = ids.shape().to_vec();
+        if shape[0] != self.slots.len() {
+            return Err(PyValueError::new_err(format!("ids: {} rows for {} games", shape[0], self.slots.len())));
+        }
+        let m = shape[1];
+        let ids = ids.as_array();
+        let result = match out {
+            Some(a) => {
+                check_out("out", a.shape(), &shape)?;
+                a
+            }
+            None => PyArray2::zeros(py, [shape[0], m], false),
+        };
+        {
+            let mut w = result.try_readwrite().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let all = w.as_slice_mut().map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let width = self.space.width;
+            for (i, (s, row)) in self.slots.iter_mut().zip(all.chunks_mut(m.max(1))).enumerate() {
+                s.legal.frontier.update(&s.game);
+                let window = crate::space::Window::of(&s.game, width);
+                let layout = Spatial::of(&self.space, &s.game);
+                for (j, cell) in row.iter_mut().enumerate().take(m) {
+                    *cell = layout.index(&self.space, &s.game, &s.legal.frontier, window, ids[[i, j]]);
+                }
+            }
+        }
+        Ok(result)
     }
 
     /// Game `i` as it stands, as a `Game` of its own (with its record: the seed it started from and every action

@@ -444,6 +444,21 @@ class Game:
         """Names of the board planes, in order."""
         return self._g.plane_names()
 
+    @property
+    def spatial_shape(self) -> Tuple[int, int, int]:
+        """``(channels, window, window)``: the spatial action map of :meth:`spatial_ids`."""
+        return self._g.spatial_shape()
+
+    def spatial_channels(self) -> List[str]:
+        """Names of the spatial action map's channels, in order (docs/python.md, "Spatial actions")."""
+        return self._g.spatial_channels()
+
+    def spatial_ids(self, ids: Iterable[int]) -> List[int]:
+        """Where each id lies on the spatial action map ``[channels, W, W]`` over the observation window, as
+        ``channel * W * W + row * W + column``; -1 for an id with no place on the board (``pass``, ``barn``,
+        ``figure``, ``dragon``, ...), padding, or a space outside the window."""
+        return self._g.spatial_ids([int(i) for i in ids])
+
     def feature_blocks(self) -> List[Tuple[str, int]]:
         """Names and lengths of the feature vector's blocks, in order."""
         return self._g.feature_blocks()
@@ -709,6 +724,23 @@ class VecGame:
         slot's space, -1 for an unused slot or a space outside the window; written into ``out`` when given. A
         spatial policy gathers its per-cell outputs through it into the ``place`` ids (``4·k + rotation``)."""
         return self._v.open_cells(out)
+
+    @property
+    def spatial_shape(self) -> Tuple[int, int, int]:
+        """``(channels, window, window)``: the spatial action map of :meth:`spatial_ids`."""
+        return self._v.spatial_shape()
+
+    def spatial_channels(self) -> List[str]:
+        """Names of the spatial action map's channels, in order (docs/python.md, "Spatial actions")."""
+        return self._v.spatial_channels()
+
+    def spatial_ids(self, ids: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """``int64[n, m]``: where each of ``ids`` (``int64[n, m]``, row i for game i, -1 padding, as
+        :meth:`legal_ids` gives) lies on the spatial action map ``[channels, W, W]``, as
+        ``channel * W * W + row * W + column``; -1 for an id with no place on the board, padding, or a space outside
+        the window. A convolutional policy head gathers its flattened output through it; the other ids (``pass``,
+        ``barn``, ``figure``, ``dragon``, ...) need a head of their own."""
+        return self._v.spatial_ids(np.ascontiguousarray(ids, dtype=np.int64), out)
 
     def game(self, i: int) -> Game:
         """Game ``i`` as it stands, as a :class:`Game` of its own (a copy: stepping one does not move the other),
