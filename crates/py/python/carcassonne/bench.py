@@ -1,4 +1,4 @@
-"""Steps per second from Python: one game, and VecGame at n = 1, 64, 256 and 1024, beside native random playouts.
+"""Steps per second from Python: one game, and VecGame at several batch sizes, beside native random playouts.
 
     python -m carcassonne.bench                      # base game, two players
     python -m carcassonne.bench --sets base,am,pd,cc,half --players 3
@@ -150,7 +150,19 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap.add_argument("--rounds", type=int, default=5, help="rounds per row, each against its native playout (default 5)")
     ap.add_argument("--threads", type=int, default=1, help="VecGame threads")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument(
+        "--sizes",
+        default="1,64,256,1024",
+        help="batch sizes of the VecGame rows, comma-separated (default 1,64,256,1024; for the batch-size curve of "
+        "docs/python.md: 16,64,128,256,512,1024,2048,4096)",
+    )
     args = ap.parse_args(argv)
+    try:
+        sizes = [int(v) for v in args.sizes.split(",")]
+    except ValueError:
+        ap.error(f"--sizes must be whole numbers separated by commas, not {args.sizes!r}")
+    if not sizes or min(sizes) < 1:
+        ap.error("--sizes must be at least 1 each")
     if args.seconds <= 0 or args.rounds < 1:
         ap.error("--seconds must be positive and --rounds at least 1")
     setup = {"players": args.players, "sets": args.sets.split(",")}
@@ -172,12 +184,12 @@ def main(argv: Optional[List[str]] = None) -> None:
         print(f"native playout doing the same work, {args.rounds} rounds of {args.seconds} s; the factor is how much")
         print("slower than native: the median of the rounds' own factors (their range in brackets).")
         print("compared with native random playouts (the engine's own sampling of a placement):")
-    for n in (1, 64, 256, 1024):
+    for n in sizes:
         row(f"VecGame n={n}, random_actions", vec_game(setup, n, args.threads, False), fast)
     if not args.json:
         print("compared with native random playouts that list every legal action at every decision:")
     row("Game from Python, one step at a time", single_game(setup), listed)
-    for n in (64, 1024):
+    for n in [n for n in sizes if n > 1]:
         row(f"VecGame n={n}, listing every legal id", vec_game(setup, n, args.threads, True), listed)
     against: Dict[str, float] = {}
     for spec in ("random", "greedy"):
