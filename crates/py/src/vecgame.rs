@@ -177,6 +177,11 @@ impl Slot {
         self.game = game;
         self.seed = seed;
         self.history.clear();
+        // The open spaces are followed tile by tile: a new game is followed from scratch (its board may have as many
+        // tiles as the old one's, when a bot moves first in both).
+        self.legal = Legal::default();
+        self.listed = false;
+        self.sampled = None;
         self.reported = [0; MAX_PLAYERS];
         self.fresh = true;
         self.ended = false;

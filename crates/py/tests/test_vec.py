@@ -307,3 +307,22 @@ def test_open_cells_place_each_open_space_in_the_window():
             inside = 0 <= x - x0 < w and 0 <= y - y0 < w
             assert cells[i, k] == ((y - y0) * w + (x - x0) if inside else -1)
         assert (cells[i, len(spaces) :] == -1).all()
+
+
+@pytest.mark.parametrize("when", ["at the start", "mid-game"])
+def test_reset_lists_each_new_game_from_scratch(when):
+    # A defect found by training from seat 1: reset() kept the old game's open spaces when the new game had as many
+    # tiles as the old one (a bot moves first in both), so the new game's placements were listed against the old
+    # board (often none at all: an all-zero mask).
+    vec = carcassonne.VecGame(16, bots=["greedy", None], seed=0)
+    rng = np.random.default_rng(1)
+    vec.legal_mask()
+    if when == "mid-game":
+        for _ in range(6):
+            vec.step(vec.random_actions(rng))
+    vec.reset()
+    ids, counts = vec.legal_ids()
+    for i in range(len(vec)):
+        expected = sorted(vec.game(i).legal_action_ids())
+        assert counts[i] > 0
+        assert sorted(ids[i, : counts[i]].tolist()) == expected

@@ -175,3 +175,13 @@ def test_uint8_planes_are_the_float_planes_with_the_tile_plane_in_halves(sets):
     np.testing.assert_array_equal(out[0][:, 1:], vec.observations(seat=1)[0][:, 1:])
     with pytest.raises(ValueError):
         vec.observations(dtype=np.int16)
+
+
+def test_the_second_seat_never_sees_an_all_zero_mask_after_reset():
+    # Seat 1 against a bot that moves first: reset() without a seed once listed the new games against the old boards.
+    envs = CarcassonneVectorEnv(16, seat=1, opponents="greedy", observation="planes", dtype="uint8", seed=7)
+    for _ in range(3):
+        obs, _ = envs.reset()
+        assert (obs["action_mask"].sum(axis=1) > 0).all(), "an all-zero mask"
+        for i in range(envs.num_envs):
+            assert set(np.flatnonzero(obs["action_mask"][i])) == set(envs.vec.game(i).legal_action_ids())
