@@ -27,6 +27,17 @@ def test_the_masked_a2c_example_trains_and_reports_its_win_rates():
     assert re.search(r"\d+ games: against random won", text), text
 
 
+def test_the_ppo_example_trains_and_reports_against_greedy(tmp_path):
+    # torch is not among the test extras (PyPI's Linux wheel is the CUDA build, gigabytes): where it is installed,
+    # this runs the example on a tiny budget; docs/python.md has its full runs.
+    pytest.importorskip("torch")
+    curve = tmp_path / "curve.csv"
+    text = run("ppo_torch.py", "--updates", "2", "--envs", "4", "--rollout", "4", "--eval", "2", "--curve", str(curve))
+    assert re.search(r"against greedy, likeliest action, 2 new deals: [0-9.]+ \(95% ", text), text
+    lines = curve.read_text().splitlines()
+    assert lines[0] == "minutes,decisions,games,win_rate,margin" and len(lines) >= 2, lines
+
+
 def test_the_outgrow_example_counts_truncations():
     text = run("outgrow.py", "--players", "2", "--games", "2")
     assert re.search(r"2 players, greedy in every seat, every module: 0 of 2 games truncated", text), text
