@@ -28,14 +28,56 @@ def read(path: Path) -> tuple[dict, np.ndarray]:
     if raw[:8] != MAGIC:
         sys.exit(f"{path}: not a carc datagen file")
     fmt, hlen = struct.unpack_from("<II", raw, 8)
-    if fmt != 1:
-        sys.exit(f"{path}: format {fmt}, this script reads format 1")
+    if fmt not in (1, 2):
+        sys.exit(f"{path}: format {fmt}, this script reads formats 1 and 2")
     header = json.loads(raw[16 : 16 + hlen])
     cols = len(header["columns"])
     data = np.frombuffer(raw[16 + hlen :], dtype="<f4")
     if data.size % cols:
         sys.exit(f"{path}: {data.size} values is not a whole number of {cols}-column rows (cut short?)")
     return header, data.reshape(-1, cols)
+
+
+class Groups:
+    """A search's candidates at each kept position (format 2): features ``x [G, K, P, nf]``, scores ``[G, K, P]``,
+    the acting seat ``[G]``, the visit distribution ``[G, K]`` (0 where a position had fewer than K candidates)."""
+
+    def __init__(self, d: np.ndarray, names: list, players: int) -> None:
+        col = {n: i for i, n in enumerate(names)}
+        nf = col["rest"]
+        c = d[d[:, col["candidate"]] >= 0]
+        # Rows come a player at a time, seats in order: one block of `players` rows per candidate.
+        c = c.reshape(-1, players, c.shape[1])
+        keys = c[:, 0, col["game"]] * 1e4 + c[:, 0, col["position"]]
+        uniq, group = np.unique(keys, return_inverse=True)
+        k = c[:, 0, col["candidate"]].astype(int)
+        self.size = len(uniq)
+        width = k.max() + 1 if len(k) else 1
+        self.x = np.zeros((self.size, width, players, nf), np.float32)
+        self.scores = np.zeros((self.size, width, players), np.float32)
+        self.visits = np.zeros((self.size, width), np.float32)
+        self.x[group, k] = c[:, :, :nf]
+        self.scores[group, k] = c[:, :, col["score"]]
+        self.visits[group, k] = c[:, 0, col["visits"]]
+        values = c[:, :, col["value"]]
+        self.actor = np.zeros(self.size, int)
+        self.actor[group] = np.argmax(~np.isnan(values), axis=1)
+        self.game = np.zeros(self.size)
+        self.game[group] = c[:, 0, col["game"]]
+        total = self.visits.sum(1, keepdims=True)
+        keep = total[:, 0] > 0
+        self.pi = np.where(total > 0, self.visits / np.maximum(total, 1), 0)
+        self.valid = self.visits > 0
+        for name in ("x", "scores", "visits", "actor", "game", "pi", "valid"):
+            setattr(self, name, getattr(self, name)[keep])
+        self.size = int(keep.sum())
+
+    def take(self, idx: np.ndarray) -> "Groups":
+        out = object.__new__(Groups)
+        for name in ("x", "scores", "visits", "actor", "game", "pi", "valid"):
+            setattr(out, name, getattr(self, name)[idx])
+        out.size = len(idx)
+        return out
 
 
 def main() -> None:
@@ -60,6 +102,14 @@ def main() -> None:
         action="store_true",
         help="learn only a correction to the hand-written estimate (the model's output is added to hand_rest)",
     )
+    ap.add_argument(
+        "--listwise",
+        type=float,
+        default=0.0,
+        help="weight of fitting the search's visit distribution over its candidates (format 2 files): the "
+        "cross-entropy between the visits and a softmax of each candidate's predicted margin over --temperature",
+    )
+    ap.add_argument("--temperature", type=float, default=5.0, help="points of margin per unit of the softmax")
     a = ap.parse_args()
 
     headers, parts = zip(*(read(p) for p in a.data))
@@ -81,6 +131,12 @@ def main() -> None:
         offset = d[:, names.index("game")].max() + 1
         blocks.append(d)
     d = np.concatenate(blocks)
+    groups = None
+    if "candidate" in names:
+        groups = Groups(d, names, players)
+        d = d[d[:, names.index("candidate")] < 0]
+    if a.listwise > 0 and (groups is None or groups.size == 0):
+        sys.exit("--listwise needs candidate rows (carc datagen format 2 with a search among the bots)")
     x = d[:, :nf].astype(np.float32)
     y = (d[:, nf] / SCALE).astype(np.float32)
     game = d[:, names.index("game")]
@@ -93,6 +149,10 @@ def main() -> None:
     hand_rmse = float(np.sqrt(np.mean((xv[:, hand] - yv) ** 2)) * SCALE)
     print(f"{len(x)} rows from {len(games)} games; {len(xv)} held out ({len(held)} games)")
     print(f"hand-written estimate, held out: RMSE {hand_rmse:.2f} points")
+    if groups is not None and groups.size:
+        gval = np.array([g in held for g in groups.game])
+        gt, gv = groups.take(np.flatnonzero(~gval)), groups.take(np.flatnonzero(gval))
+        print(f"{groups.size} positions with the search's candidates ({gv.size} held out)")
 
     if a.residual:
         yt = yt - xt[:, hand]
@@ -116,6 +176,31 @@ def main() -> None:
         a2 = np.maximum(z2, 0)
         return z1, a1, z2, a2, a2 @ p["w3"] + p["b3"]
 
+    def backward(p, xb, cache, g):
+        """The parameters' gradients for output gradients ``g`` (one a row)."""
+        z1, a1, z2, a2, _ = cache
+        grads = {"w3": a2.T @ g, "b3": g.sum()}
+        d2 = np.outer(g, p["w3"]) * (z2 > 0)
+        grads["w2"] = d2.T @ a1
+        grads["b2"] = d2.sum(0)
+        d1 = (d2 @ p["w2"]) * (z1 > 0)
+        grads["w1"] = d1.T @ xb
+        grads["b1"] = d1.sum(0)
+        return grads
+
+    step = 0
+
+    def adam(grads, weight=1.0):
+        nonlocal step
+        step += 1
+        for k in params:
+            gk = weight * grads[k]
+            m[k] = 0.9 * m[k] + 0.1 * gk
+            v2[k] = 0.999 * v2[k] + 0.001 * gk**2
+            mh = m[k] / (1 - 0.9**step)
+            vh = v2[k] / (1 - 0.999**step)
+            params[k] = (params[k] - a.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+
     def rmse(p, xs, ys):
         return float(np.sqrt(np.mean((forward(p, xs)[4] - ys) ** 2)) * SCALE)
 
@@ -123,50 +208,84 @@ def main() -> None:
         e = (forward(p, xs)[4] - ys).reshape(-1, players)
         return float(np.sqrt(np.mean((e - e.mean(1, keepdims=True)) ** 2)) * SCALE)
 
+    def listwise(p, gs, zero=False):
+        """Cross-entropy of the visits against the softmax of predicted margins, top-1 agreement, the output
+        gradient of the mean cross-entropy (one a row of ``gs.x`` flattened) and the forward cache."""
+        flat = gs.x.reshape(-1, nf)
+        cache = forward(p, flat)
+        out = np.zeros(len(flat), np.float32) if zero else cache[4]
+        rest = (out + (flat[:, hand] if a.residual else 0)).reshape(gs.scores.shape) * SCALE
+        points = gs.scores + rest
+        n = np.arange(gs.size)
+        mine = points[n, :, gs.actor]
+        others = points.copy()
+        others[n, :, gs.actor] = -np.inf
+        best = others.argmax(2)
+        margin = mine - np.take_along_axis(points, best[:, :, None], 2)[:, :, 0]
+        z = np.where(gs.valid, margin / a.temperature, -np.inf)
+        z = z - z.max(1, keepdims=True)
+        q = np.exp(z)
+        q /= q.sum(1, keepdims=True)
+        ce = float(-(gs.pi * np.log(np.maximum(q, 1e-12))).sum(1).mean())
+        top = float(np.mean(np.where(gs.valid, margin, -np.inf).argmax(1) == 0))
+        dm = (q - gs.pi) / a.temperature / gs.size * SCALE
+        g = np.zeros(points.shape, np.float32)
+        g[n, :, gs.actor] += dm
+        kk = np.arange(points.shape[1])
+        g[n[:, None], kk[None, :], best] -= dm
+        return ce, top, g.ravel(), cache, flat
+
     def score(p):
-        return (1 - a.relative) * rmse(p, xv, yv) + a.relative * relative_rmse(p, xv, yv)
+        r = (1 - a.relative) * rmse(p, xv, yv) + a.relative * relative_rmse(p, xv, yv)
+        if a.listwise > 0:
+            return (1 - a.listwise) * r / SCALE + a.listwise * listwise(p, gv)[0]
+        return r
 
     he = (-yv if a.residual else xv[:, hand] - yv).reshape(-1, players)
     hand_rel = float(np.sqrt(np.mean((he - he.mean(1, keepdims=True)) ** 2)) * SCALE)
     print(f"hand-written estimate, held out: relative RMSE {hand_rel:.2f} points")
+    if a.listwise > 0:
+        ce0, top0, *_ = listwise(params, gv, zero=True)
+        print(
+            f"hand-written estimate on the search's candidates, held out: cross-entropy {ce0:.4f}, "
+            f"picks the search's most visited {top0:.1%}"
+        )
 
-    step = 0
     best = (float("inf"), None)
     for epoch in range(a.epochs):
-        order = rng.permutation(len(xt) // players)
-        for i in range(0, len(order), a.batch // players):
-            pos = order[i : i + a.batch // players]
-            idx = (pos[:, None] * players + np.arange(players)).ravel()
-            xb, yb = xt[idx], yt[idx]
-            z1, a1, z2, a2, out = forward(params, xb)
-            g = (1 - a.relative) * 2 * (out - yb) / len(idx)
-            if a.relative > 0:
-                e = (out - yb).reshape(-1, players)
-                e = e - e.mean(1, keepdims=True)
-                gr = 2 * e / len(idx)
-                g = g + a.relative * (gr - gr.mean(1, keepdims=True)).ravel()
-            grads = {"w3": a2.T @ g, "b3": g.sum()}
-            d2 = np.outer(g, params["w3"]) * (z2 > 0)
-            grads["w2"] = d2.T @ a1
-            grads["b2"] = d2.sum(0)
-            d1 = (d2 @ params["w2"]) * (z1 > 0)
-            grads["w1"] = d1.T @ xb
-            grads["b1"] = d1.sum(0)
-            step += 1
-            for k in params:
-                m[k] = 0.9 * m[k] + 0.1 * grads[k]
-                v2[k] = 0.999 * v2[k] + 0.001 * grads[k] ** 2
-                mh = m[k] / (1 - 0.9**step)
-                vh = v2[k] / (1 - 0.999**step)
-                params[k] = (params[k] - a.lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+        if a.listwise < 1:
+            order = rng.permutation(len(xt) // players)
+            for i in range(0, len(order), a.batch // players):
+                pos = order[i : i + a.batch // players]
+                idx = (pos[:, None] * players + np.arange(players)).ravel()
+                xb, yb = xt[idx], yt[idx]
+                cache = forward(params, xb)
+                out = cache[4]
+                g = (1 - a.relative) * 2 * (out - yb) / len(idx)
+                if a.relative > 0:
+                    e = (out - yb).reshape(-1, players)
+                    e = e - e.mean(1, keepdims=True)
+                    gr = 2 * e / len(idx)
+                    g = g + a.relative * (gr - gr.mean(1, keepdims=True)).ravel()
+                adam(backward(params, xb, cache, g), 1 - a.listwise)
+        if a.listwise > 0:
+            order = rng.permutation(gt.size)
+            per = max(1, a.batch // (players * gt.x.shape[1]))
+            for i in range(0, len(order), per):
+                gb = gt.take(order[i : i + per])
+                _, _, g, cache, flat = listwise(params, gb)
+                adam(backward(params, flat, cache, g), a.listwise)
         r = score(params)
         if r < best[0]:
             best = (r, {k: v.copy() for k, v in params.items()})
-        print(
+        line = (
             f"epoch {epoch + 1:3d}: held out RMSE {rmse(params, xv, yv):.2f}, "
-            f"relative {relative_rmse(params, xv, yv):.2f} points",
-            flush=True,
+            f"relative {relative_rmse(params, xv, yv):.2f} points"
         )
+        if a.listwise > 0:
+            ce, top, *_ = listwise(params, gv)
+            line += f"; candidates: cross-entropy {ce:.4f}, picks the most visited {top:.1%}"
+        print(line, flush=True)
     _, p = best
     r = rmse(p, xv, yv)
     print(

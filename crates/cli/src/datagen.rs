@@ -25,9 +25,10 @@ use crate::SetupArgs;
 /// The file's first bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"CARCDATA";
 /// The layout's version (docs/datagen-format.md).
-pub(crate) const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 2;
 /// The columns after the features, in order.
-pub(crate) const OUTCOME: [&str; 6] = ["rest", "margin", "win", "root_value", "game", "seat"];
+pub(crate) const OUTCOME: [&str; 11] =
+    ["rest", "margin", "win", "root_value", "game", "seat", "score", "position", "candidate", "visits", "value"];
 
 /// Options of `carc datagen`.
 #[derive(Debug, Args)]
@@ -49,6 +50,10 @@ pub(crate) struct DatagenArgs {
     /// same thing).
     #[arg(long, default_value_t = 0.25)]
     sample: f64,
+    /// At each kept position a search decided, also write the positions after its most visited actions, this many
+    /// (with their visits and values: the search's distribution, for fitting what it compares); 0 for none.
+    #[arg(long, default_value_t = 8)]
+    candidates: usize,
     #[command(flatten)]
     setup: SetupArgs,
     /// Games played at once (default: the cores, divided by the most threads any bot searches with).
@@ -81,6 +86,7 @@ pub(crate) fn datagen(a: &DatagenArgs) -> Result<String> {
         "seed": a.seed,
         "games": a.games,
         "sample": a.sample,
+        "candidates": a.candidates,
     })
     .to_string();
     w.write_all(MAGIC)?;
@@ -97,7 +103,7 @@ pub(crate) fn datagen(a: &DatagenArgs) -> Result<String> {
             .map(|g| {
                 let mut setup = base.clone();
                 setup.seed = a.seed.wrapping_add(g);
-                let rows = one_game(&setup, &a.bots, g, a.sample)?;
+                let rows = one_game(&setup, &a.bots, g, a.sample, a.candidates)?;
                 let mut o = out.lock().expect("not poisoned");
                 for v in &rows {
                     o.0.write_all(&v.to_le_bytes())?;
@@ -124,8 +130,26 @@ pub(crate) fn datagen(a: &DatagenArgs) -> Result<String> {
     ))
 }
 
-/// One game's rows, in order: for each kept position, each player's features and how it ended for them.
-fn one_game(setup: &Setup, specs: &[BotSpec], g: u64, sample: f64) -> Result<Vec<f32>> {
+/// A kept position: each player's features and score there, the acting seat and its root value, and the positions
+/// after the search's most visited actions (each player's features and score, with the action's visits and value).
+struct Kept {
+    features: features::Rows,
+    scores: [i32; MAX_PLAYERS],
+    actor: usize,
+    root: f32,
+    candidates: Vec<(features::Rows, [i32; MAX_PLAYERS], u32, f32)>,
+}
+
+/// The scores of a game, in a fixed-size array.
+fn scores_of(game: &Game) -> [i32; MAX_PLAYERS] {
+    let mut scores = [0; MAX_PLAYERS];
+    scores[..game.players()].copy_from_slice(game.scores());
+    scores
+}
+
+/// One game's rows, in order: for each kept position, each player's features and how it ended for them, then the
+/// rows of its candidates.
+fn one_game(setup: &Setup, specs: &[BotSpec], g: u64, sample: f64, candidates: usize) -> Result<Vec<f32>> {
     let players = setup.players as usize;
     let (_, mut bots) = seat_bots(specs, players, setup.seed, g);
     let mut game = Game::new(setup)?;
@@ -133,8 +157,7 @@ fn one_game(setup: &Setup, specs: &[BotSpec], g: u64, sample: f64) -> Result<Vec
     // The features include the hand-written estimate: computed with `hard`'s constants, as the search computes it.
     let mut eval = Evaluator::new(carcassonne_ai::Level::Hard.config().weights);
     let mut feats = [[0f32; COUNT]; MAX_PLAYERS];
-    // Per kept position: each player's features, their score then, and the acting seat's root value.
-    let mut kept: Vec<(features::Rows, [i32; MAX_PLAYERS], usize, f32)> = Vec::new();
+    let mut kept: Vec<Kept> = Vec::new();
     while !game.is_over() {
         let a = match game.decision().actor {
             Actor::Chance => Action::Draw(game.next_draw().context("a draw step has a tile to draw")?),
@@ -148,9 +171,26 @@ fn one_game(setup: &Setup, specs: &[BotSpec], g: u64, sample: f64) -> Result<Vec
                     .map_err(|e| anyhow::anyhow!("{} in seat {}: {e}", bots[p.index()].name(), p.index() + 1))?;
                 if keep {
                     let root = t.candidates.iter().find(|c| c.action == t.action).map_or(f32::NAN, |c| c.value);
-                    let mut scores = [0; MAX_PLAYERS];
-                    scores[..players].copy_from_slice(game.scores());
-                    kept.push((feats, scores, p.index(), root));
+                    let mut k = Kept {
+                        features: feats,
+                        scores: scores_of(&game),
+                        actor: p.index(),
+                        root,
+                        candidates: Vec::new(),
+                    };
+                    // Only a search's account says how it compared its actions (and one with a single action none).
+                    if t.iterations > 0 && t.candidates.len() > 1 {
+                        for c in t.candidates.iter().take(candidates) {
+                            let mut after = game.clone();
+                            after
+                                .apply(c.action)
+                                .map_err(|e| anyhow::anyhow!("a candidate is illegal: {}", e.reason))?;
+                            let mut f = [[0f32; COUNT]; MAX_PLAYERS];
+                            eval.features(&after, &mut f);
+                            k.candidates.push((f, scores_of(&after), c.visits, c.value));
+                        }
+                    }
+                    kept.push(k);
                 }
                 t.action
             }
@@ -162,16 +202,23 @@ fn one_game(setup: &Setup, specs: &[BotSpec], g: u64, sample: f64) -> Result<Vec
     let best = *last.iter().max().context("players")?;
     let winners = last.iter().filter(|&&s| s == best).count() as f32;
     let mut rows = Vec::with_capacity(kept.len() * players * (COUNT + OUTCOME.len()));
-    for (f, scores, actor, root) in &kept {
+    for (i, k) in kept.iter().enumerate() {
         for p in 0..players {
             let best_other = (0..players).filter(|&q| q != p).map(|q| last[q]).max().unwrap_or(0);
-            rows.extend_from_slice(&f[p]);
-            rows.push((last[p] - scores[p]) as f32);
+            rows.extend_from_slice(&k.features[p]);
+            rows.push((last[p] - k.scores[p]) as f32);
             rows.push((last[p] - best_other) as f32);
             rows.push(if last[p] == best { 1.0 / winners } else { 0.0 });
-            rows.push(if p == *actor { *root } else { f32::NAN });
-            rows.push(g as f32);
-            rows.push(p as f32);
+            rows.push(if p == k.actor { k.root } else { f32::NAN });
+            rows.extend_from_slice(&[g as f32, p as f32, k.scores[p] as f32, i as f32, -1.0, f32::NAN, f32::NAN]);
+        }
+        for (j, (f, scores, visits, value)) in k.candidates.iter().enumerate() {
+            for p in 0..players {
+                rows.extend_from_slice(&f[p]);
+                rows.extend_from_slice(&[f32::NAN, f32::NAN, f32::NAN, f32::NAN]);
+                rows.extend_from_slice(&[g as f32, p as f32, scores[p] as f32, i as f32, j as f32]);
+                rows.extend_from_slice(&[*visits as f32, if p == k.actor { *value } else { f32::NAN }]);
+            }
         }
     }
     Ok(rows)

@@ -99,26 +99,37 @@ fn kept_records_replay_to_the_same_scores_and_events() {
     assert!(n >= 19);
 }
 
-/// `carc datagen` writes its documented layout (docs/datagen-format.md): the magic, the format, a JSON header whose
-/// columns match the rows, and rows whose outcomes agree with each other: `rest` is never negative, each kept
-/// position's wins sum to one, and a seat's margin is the same at every position of its game.
-#[test]
-fn datagen_writes_whole_rows_with_consistent_outcomes() {
+/// A `carc datagen` file as its header and rows (docs/datagen-format.md): the magic, the format, a JSON header whose
+/// columns match the rows, whole rows.
+fn datagen_rows(args: &[&str]) -> (serde_json::Value, Vec<String>, Vec<Vec<f32>>) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d.carcdata");
-    carc(&["datagen", "--out", out.to_str().unwrap(), "--games", "3", "--bots", "greedy,random", "--sample", "0.5"]);
+    let mut all = vec!["datagen", "--out", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    carc(&all);
     let raw = read(&out);
     assert_eq!(&raw[..8], b"CARCDATA");
-    assert_eq!(u32::from_le_bytes(raw[8..12].try_into().unwrap()), 1);
+    assert_eq!(u32::from_le_bytes(raw[8..12].try_into().unwrap()), 2);
     let len = u32::from_le_bytes(raw[12..16].try_into().unwrap()) as usize;
     let header: serde_json::Value = serde_json::from_slice(&raw[16..16 + len]).unwrap();
-    let columns: Vec<&str> = header["columns"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let columns: Vec<String> =
+        header["columns"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().into()).collect();
     let body = &raw[16 + len..];
     assert_eq!(body.len() % (4 * columns.len()), 0, "whole rows");
     let values: Vec<f32> = body.chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
-    let rows: Vec<&[f32]> = values.chunks(columns.len()).collect();
+    let rows = values.chunks(columns.len()).map(<[f32]>::to_vec).collect();
+    (header, columns, rows)
+}
+
+/// `carc datagen`'s rows have outcomes that agree with each other: `rest` is never negative, each kept position's wins
+/// sum to one, and a seat's margin is the same at every position of its game. Bots without a search give no
+/// candidate rows.
+#[test]
+fn datagen_writes_whole_rows_with_consistent_outcomes() {
+    let (header, columns, rows) = datagen_rows(&["--games", "3", "--bots", "greedy,random", "--sample", "0.5"]);
     assert!(rows.len() > 20, "{} rows from 3 games", rows.len());
-    let col = |name: &str| columns.iter().position(|c| *c == name).unwrap();
+    let col = |name: &str| columns.iter().position(|c| c == name).unwrap();
+    assert!(rows.iter().all(|r| r[col("candidate")] == -1.0), "no search, no candidates");
     let mut margins = std::collections::HashMap::new();
     for pair in rows.chunks(2) {
         assert!(pair.iter().all(|r| r[col("rest")] >= 0.0));
@@ -131,4 +142,44 @@ fn datagen_writes_whole_rows_with_consistent_outcomes() {
         }
     }
     assert_eq!(header["games"], 3);
+}
+
+/// A search's positions are followed by its most visited actions' positions: at most `--candidates` of them, most
+/// visited first, each a row per player with the search's visits and (for the acting seat) its value in 0..=1, and
+/// no outcome (that position was not necessarily played).
+#[test]
+fn datagen_writes_the_searchs_candidates_after_each_position() {
+    let (header, columns, rows) =
+        datagen_rows(&["--games", "2", "--bots", "mcts:iterations=60,greedy", "--sample", "0.3", "--candidates", "3"]);
+    assert_eq!(header["candidates"], 3);
+    let col = |name: &str| columns.iter().position(|c| c == name).unwrap();
+    let (mut groups, mut last_visits) = (0, f32::INFINITY);
+    let mut current: Option<(f32, f32)> = None; // (game, position) of the rows being read
+    for pair in rows.chunks(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        assert_eq!(
+            (a[col("game")], a[col("position")], a[col("candidate")]),
+            (b[col("game")], b[col("position")], b[col("candidate")])
+        );
+        let k = a[col("candidate")];
+        if k < 0.0 {
+            current = Some((a[col("game")], a[col("position")]));
+            last_visits = f32::INFINITY;
+            continue;
+        }
+        assert_eq!(current, Some((a[col("game")], a[col("position")])), "candidates follow their position");
+        assert!(k < 3.0);
+        assert!(a[col("rest")].is_nan() && a[col("margin")].is_nan() && a[col("win")].is_nan());
+        let visits = a[col("visits")];
+        assert_eq!(visits, b[col("visits")]);
+        assert!(visits <= last_visits && visits <= 60.0, "most visited first");
+        last_visits = visits;
+        let values: Vec<f32> = pair.iter().map(|r| r[col("value")]).filter(|v| !v.is_nan()).collect();
+        assert_eq!(values.len(), 1, "the acting seat's value only");
+        assert!((0.0..=1.0).contains(&values[0]));
+        if k == 0.0 {
+            groups += 1;
+        }
+    }
+    assert!(groups > 5, "{groups} positions with candidates from two games");
 }
