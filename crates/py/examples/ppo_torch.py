@@ -281,7 +281,7 @@ def update(net: Net, opt: torch.optim.Optimizer, batch: Batch, args: argparse.Na
             loss = policy + args.value * value_loss - args.entropy * entropy
             opt.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+            nn.utils.clip_grad_norm_(net.parameters(), args.max_grad)
             opt.step()
             stats = {"policy": policy.item(), "value": value_loss.item(), "entropy": entropy.item()}
     return stats
@@ -322,10 +322,11 @@ def main() -> None:
     parser.add_argument("--lam", type=float, default=0.95)
     parser.add_argument("--clip", type=float, default=0.2)
     parser.add_argument("--epochs", type=int, default=2)
-    parser.add_argument("--minibatch", type=int, default=512)
+    parser.add_argument("--minibatch", type=int, default=256)
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--value", type=float, default=0.5)
-    parser.add_argument("--points-scale", type=float, default=25.0, help="points worth a reward of 1")
+    parser.add_argument("--points-scale", type=float, default=50.0, help="points worth a reward of 1")
+    parser.add_argument("--max-grad", type=float, default=1.0, help="the gradient's norm is clipped to this")
     parser.add_argument("--window-games", type=int, default=200, help="games in each learning-curve point")
     parser.add_argument("--report", type=float, default=60.0, help="seconds between lines of the learning curve")
     parser.add_argument("--curve", default="", help="also write the learning curve to this CSV file")
@@ -346,7 +347,7 @@ def main() -> None:
         f"PPO against {args.opponent}: {seats.n} games, window {seats.width}, "
         f"{sum(p.numel() for p in net.parameters())} parameters"
     )
-    print(" minutes  decisions    games  win rate  margin   entropy")
+    print(" minutes  decisions    games  win rate  margin   entropy  value loss")
 
     def report() -> None:
         wins = sum(w for w, _ in finished)
@@ -355,7 +356,7 @@ def main() -> None:
         minutes = (time.monotonic() - start) / 60
         rows.append([round(minutes, 2), decisions, games, round(rate, 4), round(margin, 2)])
         print(
-            f"{minutes:8.1f} {decisions:10d} {games:8d} {rate:9.3f} {margin:7.1f} {stats.get('entropy', 0):9.3f}",
+            f"{minutes:8.1f} {decisions:10d} {games:8d} {rate:9.3f} {margin:7.1f} {stats.get('entropy', 0):9.3f} {stats.get('value', 0):11.4f}",
             flush=True,
         )
 
