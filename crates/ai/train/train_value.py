@@ -42,7 +42,7 @@ class Groups:
     """A search's candidates at each kept position (format 2): features ``x [G, K, P, nf]``, scores ``[G, K, P]``,
     the acting seat ``[G]``, the visit distribution ``[G, K]`` (0 where a position had fewer than K candidates)."""
 
-    def __init__(self, d: np.ndarray, names: list, players: int) -> None:
+    def __init__(self, d: np.ndarray, names: list, players: int, sharpen: float = 1.0) -> None:
         col = {n: i for i, n in enumerate(names)}
         nf = col["rest"]
         c = d[d[:, col["candidate"]] >= 0]
@@ -66,7 +66,9 @@ class Groups:
         self.game[group] = c[:, 0, col["game"]]
         total = self.visits.sum(1, keepdims=True)
         keep = total[:, 0] > 0
-        self.pi = np.where(total > 0, self.visits / np.maximum(total, 1), 0)
+        top = np.maximum(self.visits.max(1, keepdims=True), 1)
+        powered = (self.visits / top) ** sharpen
+        self.pi = np.where(total > 0, powered / np.maximum(powered.sum(1, keepdims=True), 1e-12), 0)
         self.valid = self.visits > 0
         for name in ("x", "scores", "visits", "actor", "game", "pi", "valid"):
             setattr(self, name, getattr(self, name)[keep])
@@ -109,7 +111,15 @@ def main() -> None:
         help="weight of fitting the search's visit distribution over its candidates (format 2 files): the "
         "cross-entropy between the visits and a softmax of each candidate's predicted margin over --temperature",
     )
-    ap.add_argument("--temperature", type=float, default=5.0, help="points of margin per unit of the softmax")
+    ap.add_argument(
+        "--sharpen",
+        type=float,
+        default=1.0,
+        help="fit the visits raised to this power (normalised): above 1 leans the target toward the most visited",
+    )
+    ap.add_argument(
+        "--temperature", type=float, default=5.0, help="points of margin per unit of the softmax, to start with (learned)"
+    )
     a = ap.parse_args()
 
     headers, parts = zip(*(read(p) for p in a.data))
@@ -133,7 +143,7 @@ def main() -> None:
     d = np.concatenate(blocks)
     groups = None
     if "candidate" in names:
-        groups = Groups(d, names, players)
+        groups = Groups(d, names, players, a.sharpen)
         d = d[d[:, names.index("candidate")] < 0]
     if a.listwise > 0 and (groups is None or groups.size == 0):
         sys.exit("--listwise needs candidate rows (carc datagen format 2 with a search among the bots)")
@@ -166,8 +176,14 @@ def main() -> None:
         "w3": rng.normal(0, np.sqrt(1 / h), h).astype(np.float32),
         "b3": np.zeros((), np.float32),
     }
+    if a.listwise > 0 and a.residual:
+        params["w3"][:] = 0  # start exactly at the hand-written estimate, whose ranking the fit should improve on
+    # The softmax's temperature is learned beside the model (starting at --temperature), so that the model is not
+    # pushed to scale every margin to match the visits' spread instead of ranking the candidates.
+    log_t = np.float32(np.log(a.temperature))
     m = {k: np.zeros_like(v) for k, v in params.items()}
     v2 = {k: np.zeros_like(v) for k, v in params.items()}
+    mt = vt = 0.0
 
     def forward(p, xb):
         z1 = xb @ p["w1"].T + p["b1"]
@@ -222,18 +238,25 @@ def main() -> None:
         others[n, :, gs.actor] = -np.inf
         best = others.argmax(2)
         margin = mine - np.take_along_axis(points, best[:, :, None], 2)[:, :, 0]
-        z = np.where(gs.valid, margin / a.temperature, -np.inf)
+        t = float(np.exp(log_t))
+        z = np.where(gs.valid, margin / t, -np.inf)
         z = z - z.max(1, keepdims=True)
         q = np.exp(z)
         q /= q.sum(1, keepdims=True)
         ce = float(-(gs.pi * np.log(np.maximum(q, 1e-12))).sum(1).mean())
-        top = float(np.mean(np.where(gs.valid, margin, -np.inf).argmax(1) == 0))
-        dm = (q - gs.pi) / a.temperature / gs.size * SCALE
+        # The most visited candidate is first: ties with it share the credit (an estimate that cannot tell two
+        # candidates apart must not be counted right by their order).
+        shown = np.where(gs.valid, margin, -np.inf)
+        at_max = shown >= shown.max(1, keepdims=True) - 1e-4
+        top = float(np.mean(at_max[:, 0] / at_max.sum(1)))
+        dz = (q - gs.pi) / gs.size
+        dlog_t = float(-(np.where(gs.valid, dz * margin / t, 0)).sum())
+        dm = dz / t * SCALE
         g = np.zeros(points.shape, np.float32)
         g[n, :, gs.actor] += dm
         kk = np.arange(points.shape[1])
         g[n[:, None], kk[None, :], best] -= dm
-        return ce, top, g.ravel(), cache, flat
+        return ce, top, g.ravel(), cache, flat, dlog_t
 
     def score(p):
         r = (1 - a.relative) * rmse(p, xv, yv) + a.relative * relative_rmse(p, xv, yv)
@@ -273,8 +296,11 @@ def main() -> None:
             per = max(1, a.batch // (players * gt.x.shape[1]))
             for i in range(0, len(order), per):
                 gb = gt.take(order[i : i + per])
-                _, _, g, cache, flat = listwise(params, gb)
+                _, _, g, cache, flat, dlog_t = listwise(params, gb)
                 adam(backward(params, flat, cache, g), a.listwise)
+                mt = 0.9 * mt + 0.1 * dlog_t
+                vt = 0.999 * vt + 0.001 * dlog_t**2
+                log_t = np.float32(log_t - a.lr * (mt / (1 - 0.9**step)) / (np.sqrt(vt / (1 - 0.999**step)) + 1e-8))
         r = score(params)
         if r < best[0]:
             best = (r, {k: v.copy() for k, v in params.items()})
@@ -284,7 +310,7 @@ def main() -> None:
         )
         if a.listwise > 0:
             ce, top, *_ = listwise(params, gv)
-            line += f"; candidates: cross-entropy {ce:.4f}, picks the most visited {top:.1%}"
+            line += f"; candidates: cross-entropy {ce:.4f}, picks the most visited {top:.1%}, T {np.exp(log_t):.2f}"
         print(line, flush=True)
     _, p = best
     r = rmse(p, xv, yv)
