@@ -46,6 +46,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+import carcassonne
 from carcassonne.vector import CarcassonneVectorEnv
 
 Batch = Dict[str, torch.Tensor]
@@ -306,6 +307,68 @@ def evaluate(net: Net, opponent: str, games: int, window: int, seed: int) -> Tup
     return sum(w for w, _ in done) / len(done), float(np.mean([m for _, m in done]))
 
 
+def imitate(net: Net, opt: torch.optim.Optimizer, args: argparse.Namespace) -> None:
+    """Warm start: play ``args.imitate`` decisions of every game with ``args.teacher`` choosing for the agent, then
+    fit the policy to the teacher's choices (cross-entropy over the legal ids) for ``args.imitate_epochs`` passes,
+    printing the share of held-out decisions where the likeliest id is the teacher's."""
+    teacher = carcassonne.Bot(args.teacher)
+    seats = Seats(args.envs, args.opponent, args.window, seed=500_000 + 1000 * args.seed)
+    steps: List[Dict[str, np.ndarray]] = []
+    start = time.monotonic()
+    for _ in range(args.imitate):
+        board, features = seats.observation()
+        ids, where = seats.legal()
+        choice = np.zeros(len(ids), np.int64)
+        for k, e in enumerate(seats.envs):
+            for i in range(e.num_envs):
+                game = e.vec.game(i)
+                chosen = game.action_id(teacher.choose(game))
+                choice[k * e.num_envs + i] = int(np.flatnonzero(ids[k * e.num_envs + i] == chosen)[0])
+        seats.step(ids[np.arange(len(ids)), choice])
+        steps.append(dict(board=board, features=features, ids=ids, where=where, choice=choice))
+    longest = max(r["ids"].shape[1] for r in steps)
+
+    def cat(key: str, pad: bool = False) -> torch.Tensor:
+        parts = [r[key] for r in steps]
+        if pad:
+            parts = [np.pad(a, ((0, 0), (0, longest - a.shape[1])), constant_values=-1) for a in parts]
+        return torch.from_numpy(np.concatenate(parts))
+
+    board, features, ids, where, choice = (
+        cat("board"),
+        cat("features"),
+        cat("ids", True),
+        cat("where", True),
+        cat("choice"),
+    )
+    n = len(choice)
+    held = torch.arange(n) >= int(0.9 * n)  # the last tenth of the decisions played, held out
+    train = torch.where(~held)[0]
+    print(f"imitating {args.teacher}: {n} decisions in {time.monotonic() - start:.0f} s", flush=True)
+
+    def accuracy() -> float:
+        with torch.no_grad():
+            right = 0
+            for idx in torch.where(held)[0].split(1024):
+                logits, _ = net(board_tensor(board[idx].numpy()), features[idx], ids[idx], where[idx])
+                right += int((logits.argmax(1) == choice[idx]).sum())
+            return right / max(1, int(held.sum()))
+
+    for epoch in range(args.imitate_epochs):
+        for idx in train[torch.randperm(len(train))].split(args.minibatch):
+            logits, _ = net(board_tensor(board[idx].numpy()), features[idx], ids[idx], where[idx])
+            loss = F.cross_entropy(logits, choice[idx])
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), args.max_grad)
+            opt.step()
+        print(
+            f"  epoch {epoch + 1}: the teacher's choice is the likeliest in {accuracy():.1%} of held-out decisions "
+            f"({(time.monotonic() - start) / 60:.1f} minutes)",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=60.0, help="training time (unless --updates is given)")
@@ -331,6 +394,12 @@ def main() -> None:
     parser.add_argument("--report", type=float, default=60.0, help="seconds between lines of the learning curve")
     parser.add_argument("--curve", default="", help="also write the learning curve to this CSV file")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument(
+        "--imitate", type=int, default=0, help="warm start: decisions of every game played by --teacher"
+    )
+    parser.add_argument("--imitate-epochs", type=int, default=3, help="passes over the teacher's decisions")
+    parser.add_argument("--teacher", default="greedy", help="the bot imitated in the warm start (a spec)")
+    parser.add_argument("--eval-after-imitation", action="store_true", help="evaluate before PPO too")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
@@ -339,6 +408,12 @@ def main() -> None:
     seats = Seats(args.envs, args.opponent, args.window, seed=1000 * args.seed)
     net = Net(seats.planes, seats.features, seats.channels, seats.actions, args.width, args.depth)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    if args.imitate:
+        imitate(net, opt, args)
+        if args.eval_after_imitation and args.eval:
+            rate, margin = evaluate(net, args.opponent, args.eval, args.window, seed=10_000_000 + 1000 * args.seed)
+            lo, hi = wilson(rate * args.eval, args.eval)
+            print(f"after imitation, against {args.opponent}: {rate:.3f} (95% {lo:.3f}-{hi:.3f}), margin {margin:+.1f}")
     finished: Deque[Tuple[float, int]] = deque(maxlen=args.window_games)
     games = decisions = updates = 0
     rows: List[List[float]] = []
@@ -356,7 +431,8 @@ def main() -> None:
         minutes = (time.monotonic() - start) / 60
         rows.append([round(minutes, 2), decisions, games, round(rate, 4), round(margin, 2)])
         print(
-            f"{minutes:8.1f} {decisions:10d} {games:8d} {rate:9.3f} {margin:7.1f} {stats.get('entropy', 0):9.3f} {stats.get('value', 0):11.4f}",
+            f"{minutes:8.1f} {decisions:10d} {games:8d} {rate:9.3f} {margin:7.1f} "
+            f"{stats.get('entropy', 0):9.3f} {stats.get('value', 0):11.4f}",
             flush=True,
         )
 
