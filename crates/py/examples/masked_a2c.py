@@ -40,17 +40,6 @@ import carcassonne
 Params = Dict[str, np.ndarray]
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> Tuple[float, float]:
-    """The 95% Wilson interval of a win rate."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
 class Agent:
     """The policy and value network, with Adam."""
 
@@ -220,7 +209,7 @@ def train(args: argparse.Namespace) -> None:
     def report_eval(when: str) -> None:
         for opp in ("random", "greedy"):
             w, n = evaluate(agent, opp, args.eval, seed=10_000 + args.seed, sample=args.eval_mode == "sample")
-            lo, hi = wilson(w, n)
+            lo, hi = carcassonne.wilson(w, n)
             print(f"{when}: against {opp}, won {w:g} of {n} ({w / n:.0%}, 95% {lo:.0%} to {hi:.0%})", flush=True)
 
     report_eval("before training")

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import time
 from collections import deque
 from typing import Deque, Dict, List, Optional, Sequence, Tuple
@@ -50,17 +49,6 @@ import carcassonne
 from carcassonne.vector import CarcassonneVectorEnv
 
 Batch = Dict[str, torch.Tensor]
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> Tuple[float, float]:
-    """The 95% Wilson interval of a win rate."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 class Net(nn.Module):
@@ -369,9 +357,20 @@ def imitate(net: Net, opt: torch.optim.Optimizer, args: argparse.Namespace) -> N
         )
 
 
+def report_eval(net: Net, args: argparse.Namespace, when: str) -> None:
+    """Play ``args.eval`` games against the opponent on deals no training saw; print the win rate and its interval."""
+    rate, margin = evaluate(net, args.opponent, args.eval, args.window, seed=10_000_000 + 1000 * args.seed)
+    lo, hi = carcassonne.wilson(rate * args.eval, args.eval)
+    print(
+        f"{when}: against {args.opponent}, likeliest action, {args.eval} new deals: {rate:.3f} "
+        f"(95% {lo:.3f}-{hi:.3f}), mean margin {margin:+.1f}",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minutes", type=float, default=60.0, help="training time (unless --updates is given)")
+    parser.add_argument("--minutes", type=float, default=60.0, help="minutes, warm start included (or --updates)")
     parser.add_argument("--updates", type=int, default=0, help="stop after this many updates instead")
     parser.add_argument("--envs", type=int, default=64, help="games stepped together (half from each seat)")
     parser.add_argument("--rollout", type=int, default=32, help="decisions of each game per update")
@@ -408,16 +407,15 @@ def main() -> None:
     seats = Seats(args.envs, args.opponent, args.window, seed=1000 * args.seed)
     net = Net(seats.planes, seats.features, seats.channels, seats.actions, args.width, args.depth)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    start = time.monotonic()  # --minutes counts the warm start too
     if args.imitate:
         imitate(net, opt, args)
         if args.eval_after_imitation and args.eval:
-            rate, margin = evaluate(net, args.opponent, args.eval, args.window, seed=10_000_000 + 1000 * args.seed)
-            lo, hi = wilson(rate * args.eval, args.eval)
-            print(f"after imitation, against {args.opponent}: {rate:.3f} (95% {lo:.3f}-{hi:.3f}), margin {margin:+.1f}")
+            report_eval(net, args, "after imitation")
     finished: Deque[Tuple[float, int]] = deque(maxlen=args.window_games)
     games = decisions = updates = 0
     rows: List[List[float]] = []
-    start = last_report = time.monotonic()
+    last_report = time.monotonic()
     print(
         f"PPO against {args.opponent}: {seats.n} games, window {seats.width}, "
         f"{sum(p.numel() for p in net.parameters())} parameters"
@@ -459,12 +457,7 @@ def main() -> None:
             w.writerow(["minutes", "decisions", "games", "win_rate", "margin"])
             w.writerows(rows)
     if args.eval:
-        rate, margin = evaluate(net, args.opponent, args.eval, args.window, seed=10_000_000 + 1000 * args.seed)
-        lo, hi = wilson(rate * args.eval, args.eval)
-        print(
-            f"against {args.opponent}, likeliest action, {args.eval} new deals: {rate:.3f} "
-            f"(95% {lo:.3f}-{hi:.3f}), mean margin {margin:+.1f}"
-        )
+        report_eval(net, args, "at the end")
 
 
 if __name__ == "__main__":

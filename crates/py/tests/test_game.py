@@ -258,3 +258,12 @@ def test_one_config_for_games_batches_and_environments():
         carcassonne.Game(config={"players": 2})
     with pytest.raises(ValueError):
         carcassonne.Config(window=2)
+
+
+def test_wilson_intervals_are_the_arenas():
+    # `carc arena` printed these for 273 wins of 400 and 127 of 400 (docs/ai.md, generation 4), from Rust.
+    assert [round(x, 3) for x in carcassonne.wilson(273, 400)] == [0.635, 0.726]
+    assert [round(x, 3) for x in carcassonne.wilson(127, 400)] == [0.274, 0.365]
+    assert carcassonne.wilson(0, 0) == (0.0, 1.0)
+    lo, hi = carcassonne.wilson(0, 10)
+    assert lo == 0.0 and 0.0 < hi < 0.35

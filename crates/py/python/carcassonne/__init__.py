@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import operator
 import os
 import random as _random
@@ -49,6 +50,7 @@ __all__ = [
     "play",
     "rule_options",
     "setup_json",
+    "wilson",
 ]
 
 #: Every tile set: base game, Abbey & Mayor, Princess & Dragon, Crop Circles, Halflings.
@@ -538,6 +540,18 @@ def outcome(scores: Sequence[int]) -> List[float]:
     leaders = sum(1 for s in scores if s == best)
     share = [1.0 / leaders if s == best else 0.0 for s in scores]
     return [(w - 1.0 / n) * n / (n - 1) for w in share]
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> Tuple[float, float]:
+    """The Wilson interval of a win rate (95% with the default ``z``), as ``carc arena`` reports it; a shared first
+    place counts as a fraction of a win. ``(0, 1)`` for no games."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    d = 1 + z * z / games
+    c = (p + z * z / (2 * games)) / d
+    h = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
 
 
 class Bot:
