@@ -297,12 +297,15 @@ def evaluate(net: Net, opponent: str, games: int, window: int, seed: int) -> Tup
 
 def imitate(net: Net, opt: torch.optim.Optimizer, args: argparse.Namespace) -> None:
     """Warm start: play ``args.imitate`` decisions of every game with ``args.teacher`` choosing for the agent, then
-    fit the policy to the teacher's choices (cross-entropy over the legal ids) for ``args.imitate_epochs`` passes,
-    printing the share of held-out decisions where the likeliest id is the teacher's."""
+    fit the policy to the teacher's choices (cross-entropy over the legal ids) and the value to the returns those
+    games gave (the reward PPO uses, summed to each game's end; decisions of games still unfinished are left out of
+    the value's loss) for ``args.imitate_epochs`` passes, printing the share of held-out decisions where the
+    likeliest id is the teacher's and the value's error."""
     teacher = carcassonne.Bot(args.teacher)
     seats = Seats(args.envs, args.opponent, args.window, seed=500_000 + 1000 * args.seed)
     steps: List[Dict[str, np.ndarray]] = []
     start = time.monotonic()
+    lead = seats.leads()
     for _ in range(args.imitate):
         board, features = seats.observation()
         ids, where = seats.legal()
@@ -312,8 +315,16 @@ def imitate(net: Net, opt: torch.optim.Optimizer, args: argparse.Namespace) -> N
                 game = e.vec.game(i)
                 chosen = game.action_id(teacher.choose(game))
                 choice[k * e.num_envs + i] = int(np.flatnonzero(ids[k * e.num_envs + i] == chosen)[0])
-        seats.step(ids[np.arange(len(ids)), choice])
-        steps.append(dict(board=board, features=features, ids=ids, where=where, choice=choice))
+        after, ended, results = seats.step(ids[np.arange(len(ids)), choice])
+        reward = (after - lead) / args.points_scale + np.asarray(results)
+        lead = np.where(ended, seats.leads(), after)
+        steps.append(dict(board=board, features=features, ids=ids, where=where, choice=choice, reward=reward))
+        steps[-1]["done"] = ended
+    # Returns, from the last decision back; a game cut off by the end of the warm start has none (NaN).
+    following = np.full(len(lead), np.nan, np.float32)
+    for r in reversed(steps):
+        following = np.where(r["done"], 0.0, following) + r["reward"]
+        r["ret"] = following.astype(np.float32)
     longest = max(r["ids"].shape[1] for r in steps)
 
     def cat(key: str, pad: bool = False) -> torch.Tensor:
@@ -322,37 +333,46 @@ def imitate(net: Net, opt: torch.optim.Optimizer, args: argparse.Namespace) -> N
             parts = [np.pad(a, ((0, 0), (0, longest - a.shape[1])), constant_values=-1) for a in parts]
         return torch.from_numpy(np.concatenate(parts))
 
-    board, features, ids, where, choice = (
+    board, features, ids, where, choice, ret = (
         cat("board"),
         cat("features"),
         cat("ids", True),
         cat("where", True),
         cat("choice"),
+        cat("ret"),
     )
+    known = ~torch.isnan(ret)
+    ret = torch.nan_to_num(ret)
     n = len(choice)
     held = torch.arange(n) >= int(0.9 * n)  # the last tenth of the decisions played, held out
     train = torch.where(~held)[0]
     print(f"imitating {args.teacher}: {n} decisions in {time.monotonic() - start:.0f} s", flush=True)
 
-    def accuracy() -> float:
+    def value_loss(value: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+        k = known[idx].float()
+        return ((value - ret[idx]) ** 2 * k).sum() / k.sum().clamp(min=1)
+
+    def held_out() -> Tuple[float, float]:
         with torch.no_grad():
-            right = 0
+            right, err = 0, 0.0
             for idx in torch.where(held)[0].split(1024):
-                logits, _ = net(board_tensor(board[idx].numpy()), features[idx], ids[idx], where[idx])
+                logits, value = net(board_tensor(board[idx].numpy()), features[idx], ids[idx], where[idx])
                 right += int((logits.argmax(1) == choice[idx]).sum())
-            return right / max(1, int(held.sum()))
+                err += float(value_loss(value, idx)) * int(known[idx].sum())
+            return right / max(1, int(held.sum())), err / max(1, int((known & held).sum()))
 
     for epoch in range(args.imitate_epochs):
         for idx in train[torch.randperm(len(train))].split(args.minibatch):
-            logits, _ = net(board_tensor(board[idx].numpy()), features[idx], ids[idx], where[idx])
-            loss = F.cross_entropy(logits, choice[idx])
+            logits, value = net(board_tensor(board[idx].numpy()), features[idx], ids[idx], where[idx])
+            loss = F.cross_entropy(logits, choice[idx]) + args.value * value_loss(value, idx)
             opt.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), args.max_grad)
             opt.step()
+        right, err = held_out()
         print(
-            f"  epoch {epoch + 1}: the teacher's choice is the likeliest in {accuracy():.1%} of held-out decisions "
-            f"({(time.monotonic() - start) / 60:.1f} minutes)",
+            f"  epoch {epoch + 1}: the teacher's choice is the likeliest in {right:.1%} of held-out decisions, "
+            f"value loss {err:.4f} ({(time.monotonic() - start) / 60:.1f} minutes)",
             flush=True,
         )
 

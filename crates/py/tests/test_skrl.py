@@ -27,15 +27,8 @@ from carcassonne.vector import CarcassonneVectorEnv
 class MaskedPolicy(CategoricalMixin, Model):
     """Logits over every id from the flat observation; illegal ids pushed to -1e9 by the mask beside it."""
 
-    def __init__(self, observation_space, state_space, action_space, device=None, **kwargs):
-        Model.__init__(
-            self,
-            observation_space=observation_space,
-            state_space=state_space,
-            action_space=action_space,
-            device=device,
-            **kwargs,
-        )
+    def __init__(self, **spaces):
+        Model.__init__(self, **spaces)  # the spaces and the device, by name
         CategoricalMixin.__init__(self, unnormalized_log_prob=True)
 
     @nn.compact
@@ -49,15 +42,8 @@ class MaskedPolicy(CategoricalMixin, Model):
 class Value(DeterministicMixin, Model):
     """The value of the flat observation."""
 
-    def __init__(self, observation_space, state_space, action_space, device=None, **kwargs):
-        Model.__init__(
-            self,
-            observation_space=observation_space,
-            state_space=state_space,
-            action_space=action_space,
-            device=device,
-            **kwargs,
-        )
+    def __init__(self, **spaces):
+        Model.__init__(self, **spaces)
         DeterministicMixin.__init__(self)
 
     @nn.compact
@@ -74,7 +60,7 @@ def test_skrl_ppo_trains_on_the_vector_environment_for_a_few_hundred_steps():
     env = wrap_env(base, wrapper="gymnasium", verbose=False)
     assert env.num_envs == 8
     models = {
-        role: cls(env.observation_space, None, env.action_space, env.device)
+        role: cls(observation_space=env.observation_space, action_space=env.action_space, device=env.device)
         for role, cls in (("policy", MaskedPolicy), ("value", Value))
     }
     for model in models.values():
