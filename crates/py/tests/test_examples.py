@@ -32,8 +32,15 @@ def test_the_ppo_example_trains_and_reports_against_greedy(tmp_path):
     # this runs the example on a tiny budget; docs/python.md has its full runs.
     pytest.importorskip("torch")
     curve = tmp_path / "curve.csv"
-    text = run("ppo_torch.py", "--updates", "2", "--envs", "4", "--rollout", "4", "--eval", "2", "--curve", str(curve))
-    assert re.search(r"against greedy, likeliest action, 2 new deals: [0-9.]+ \(95% ", text), text
+    text = run(
+        "ppo_torch.py",
+        *("--updates", "2", "--envs", "4", "--rollout", "4", "--eval", "2", "--curve", str(curve)),
+        *("--imitate", "40", "--imitate-epochs", "1", "--eval-after-imitation"),
+    )
+    assert re.search(r"imitating greedy: 160 decisions", text), text
+    assert re.search(r"epoch 1: the teacher's choice is the likeliest in [0-9.]+% of held-out decisions, value", text)
+    for when in ("after imitation", "at the end"):
+        assert re.search(rf"{when}: against greedy, likeliest action, 2 new deals: [0-9.]+ \(95% ", text), text
     lines = curve.read_text().splitlines()
     assert lines[0] == "minutes,decisions,games,win_rate,margin" and len(lines) >= 2, lines
 
