@@ -1,7 +1,7 @@
 """PPO with a convolutional masked policy (torch, CPU) on the Gymnasium vector environment, against `greedy`.
 
     pip install torch                                             # CPU is enough; any recent torch
-    python crates/py/examples/ppo_torch.py --minutes 60 --seed 0 --curve curve-0.csv
+    python crates/py/examples/ppo_torch.py --minutes 60 --imitate 2000 --imitate-epochs 3 --seed 0 --curve c0.csv
     python crates/py/examples/ppo_torch.py --updates 2 --envs 4 --rollout 4 --eval 2   # a smoke run
 
 The agent plays two-player base games against ``--opponent`` (`greedy` by default), half of its games from seat 0
@@ -28,6 +28,8 @@ Illegal ids never get a logit: the policy is a softmax over each decision's lega
 is the change in the agent's lead over the opponent in points, over ``--points-scale``, and the result (±1, 0 for a
 tie) when a game ends, so the return of a whole game is its final margin, scaled, plus its result. PPO's clipped
 objective over generalised advantage estimates, ``--epochs`` passes of minibatches of ``--minibatch`` decisions.
+With ``--imitate N`` it first lets ``--teacher`` (`greedy`) play N decisions of every game for it and fits the policy
+to the teacher's choices and the value to those games' returns (a warm start; ``--minutes`` counts it).
 
 What to expect is in docs/python.md ("A PPO baseline against greedy"), with the learning curves of three seeds.
 """
