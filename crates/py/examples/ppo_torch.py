@@ -163,6 +163,15 @@ class Seats:
         self.last_margins = margins
         return np.concatenate(leads), np.concatenate(ended), results  # type: ignore[return-value]
 
+    def rewarded_step(
+        self, actions: np.ndarray, lead: np.ndarray, scale: float
+    ) -> Tuple[np.ndarray, np.ndarray, List[Optional[int]], np.ndarray]:
+        """:meth:`step`, with each game's reward (the change of the agent's lead over ``scale``, plus the result)
+        and the lead to measure the next reward from (a new game's, where one ended)."""
+        after, ended, results = self.step(actions)
+        reward = (after - lead) / scale + np.asarray(results)
+        return reward, ended, results, np.where(ended, self.leads(), after)
+
 
 def sample(logits: torch.Tensor, greedy: bool) -> torch.Tensor:
     if greedy:
@@ -187,11 +196,9 @@ def collect(
             logp = torch.log_softmax(logits, 1).gather(1, choice[:, None]).squeeze(1)
         c = choice.numpy()
         actions = ids[np.arange(len(c)), c]
-        after, ended, results = seats.step(actions)
-        reward = (after - lead) / scale + np.asarray(results)
+        reward, ended, results, lead = seats.rewarded_step(actions, lead, scale)
         for i, r in zip(np.flatnonzero(ended), seats.last_margins):
             finished.append((1.0 if results[i] > 0 else 0.5 if results[i] == 0 else 0.0, r))
-        lead = np.where(ended, seats.leads(), after)
         rollout.append(
             dict(
                 board=board,
@@ -317,11 +324,10 @@ def imitate(net: Net, opt: torch.optim.Optimizer, args: argparse.Namespace) -> N
                 game = e.vec.game(i)
                 chosen = game.action_id(teacher.choose(game))
                 choice[k * e.num_envs + i] = int(np.flatnonzero(ids[k * e.num_envs + i] == chosen)[0])
-        after, ended, results = seats.step(ids[np.arange(len(ids)), choice])
-        reward = (after - lead) / args.points_scale + np.asarray(results)
-        lead = np.where(ended, seats.leads(), after)
-        steps.append(dict(board=board, features=features, ids=ids, where=where, choice=choice, reward=reward))
-        steps[-1]["done"] = ended
+        reward, ended, _, lead = seats.rewarded_step(ids[np.arange(len(ids)), choice], lead, args.points_scale)
+        steps.append(
+            dict(board=board, features=features, ids=ids, where=where, choice=choice, reward=reward, done=ended)
+        )
     # Returns, from the last decision back; a game cut off by the end of the warm start has none (NaN).
     following = np.full(len(lead), np.nan, np.float32)
     for r in reversed(steps):
