@@ -7,7 +7,7 @@ use carcassonne::catalogue::SegmentKind;
 use carcassonne::geom::{Pos, Side};
 use carcassonne::{Actor, DecisionKind, Game, MeepleKind, Player};
 
-use crate::space::{ActionSpace, Window, is_triangle};
+use crate::space::{ActionSpace, Bounds, Window, is_triangle};
 
 /// The first planes, before the per-seat ones.
 pub(crate) const PLANE_NAMES: [&str; 19] = [
@@ -142,21 +142,77 @@ pub(crate) fn observe<T: Cell>(
     board: &mut [T],
     features: &mut [f32],
 ) {
-    let shape = Shape::of(space);
     board.fill(T::ZERO);
-    features.fill(0.0);
     let window = Window::of(game, space.width);
+    draw_tiles(game, window, 0, board);
+    draw_pieces(game, viewer, space, window, board, |_| {});
+    write_features(game, viewer, space, features);
+}
+
+/// What [`observe_since`] last wrote into one game's board planes, so that the next call writes only what changed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Drawn {
+    /// The game written (a number that changes whenever its slot starts a new game), if any.
+    game: Option<u64>,
+    /// Its played area, followed tile by tile, and the window centred on it.
+    bounds: Bounds,
+    window: Option<Window>,
+    /// Tiles drawn, in board order: a placed tile never changes, so only later tiles are drawn.
+    tiles: usize,
+    /// The cells written in the planes that change from one decision to the next (the tile placed this turn, the
+    /// dragon, the fairy, figures and barns), cleared before the next call writes them again.
+    pieces: Vec<u32>,
+}
+
+/// [`observe`] into a board that holds what the last call wrote for `drawn` (game number `serial`): only the tiles
+/// placed since are drawn, and the changing planes' cells are cleared and written again. The board is drawn from zero
+/// when it holds another game, or when the window has moved to follow the played area. The features are written
+/// whole.
+pub(crate) fn observe_since<T: Cell>(
+    game: &Game,
+    serial: u64,
+    viewer: Player,
+    space: &ActionSpace,
+    board: &mut [T],
+    features: &mut [f32],
+    drawn: &mut Drawn,
+) {
+    let tiles = game.board().tiles().len();
+    if drawn.game != Some(serial) || tiles < drawn.tiles {
+        drawn.bounds = Bounds::default();
+        drawn.window = None;
+    }
+    drawn.bounds.update(game);
+    let window = drawn.bounds.window(space.width);
+    if drawn.window == Some(window) {
+        for &i in &drawn.pieces {
+            board[i as usize] = T::ZERO;
+        }
+    } else {
+        board.fill(T::ZERO);
+        drawn.tiles = 0;
+    }
+    drawn.pieces.clear();
+    draw_tiles(game, window, drawn.tiles, board);
+    let pieces = &mut drawn.pieces;
+    draw_pieces(game, viewer, space, window, board, |i| pieces.push(i as u32));
+    write_features(game, viewer, space, features);
+    drawn.game = Some(serial);
+    drawn.window = Some(window);
+    drawn.tiles = tiles;
+}
+
+/// Add the board's tiles from the `from`-th on (in the order they were placed) to the planes that never change
+/// once a tile is down: `tile`, the sides' terrain, `monastery`, `pennants` and `crop_circle`.
+fn draw_tiles<T: Cell>(game: &Game, window: Window, from: usize, board: &mut [T]) {
     let area = window.area();
-    let players = shape.players;
-    let rel = |p: Player| (p.index() + players - viewer.index()) % players;
     let mut put = |plane: usize, s: carcassonne::Space, v: f32| {
         if let Some(i) = window.index(s) {
             board[plane * area + i].add(v, plane == 0);
         }
     };
     let cat = game.catalogue();
-    let b = game.board();
-    for (t, tile) in b.tiles().iter().enumerate() {
+    for tile in game.board().tiles().iter().skip(from) {
         let def = cat.def(tile.kind);
         let r = tile.placement.rotation();
         put(0, tile.space, if is_triangle(game, tile.kind) { 0.5 } else { 1.0 });
@@ -184,24 +240,52 @@ pub(crate) fn observe<T: Cell>(
                 put(14, tile.space, s.pennants as f32);
             }
         }
-        if game.placed_tile() == Some(t) {
-            put(16, tile.space, 1.0);
+    }
+}
+
+/// Add the planes that change from one decision to the next: the tile placed this turn, the dragon, the fairy, and
+/// each seat's figures and barns (seats counted from `viewer`), telling `wrote` each cell's index.
+fn draw_pieces<T: Cell>(
+    game: &Game,
+    viewer: Player,
+    space: &ActionSpace,
+    window: Window,
+    board: &mut [T],
+    mut wrote: impl FnMut(usize),
+) {
+    let area = window.area();
+    let players = space.players;
+    let rel = |p: Player| (p.index() + players - viewer.index()) % players;
+    let mut put = |plane: usize, s: carcassonne::Space| {
+        if let Some(i) = window.index(s) {
+            board[plane * area + i].add(1.0, false);
+            wrote(plane * area + i);
         }
+    };
+    let b = game.board();
+    if let Some(t) = game.placed_tile() {
+        put(16, b.tile(t).space);
     }
     if let Some(d) = game.dragon() {
-        put(17, d, 1.0);
+        put(17, d);
     }
     if let Some(f) = game.fairy() {
-        put(18, f, 1.0);
+        put(18, f);
     }
     for m in game.meeples() {
         let (t, _) = b.segment_tile(m.segment);
-        put(PLANE_NAMES.len() + rel(m.player), b.tile(t).space, 1.0);
+        put(PLANE_NAMES.len() + rel(m.player), b.tile(t).space);
     }
     for barn in game.barns() {
-        put(PLANE_NAMES.len() + players + rel(barn.player), barn.space, 1.0);
+        put(PLANE_NAMES.len() + players + rel(barn.player), barn.space);
     }
+}
 
+/// Write `viewer`'s feature vector (docs/python.md, "Observations").
+fn write_features(game: &Game, viewer: Player, space: &ActionSpace, features: &mut [f32]) {
+    let shape = Shape::of(space);
+    features.fill(0.0);
+    let players = shape.players;
     // The vector.
     let d = game.decision();
     let mut at = 0;

@@ -52,6 +52,8 @@ struct Slot {
     outcome: Outcome,
     /// Ended by a step that did not start it again (`step(autoreset=False)`): waits for `restart_ended`.
     ended: bool,
+    /// Counts the games started here, so that the live observations know a new game from the old one.
+    serial: u64,
 }
 
 /// A built-in player at one seat of one game (behind a mutex only so that the slots can be shared between threads for
@@ -82,6 +84,7 @@ impl Slot {
             fresh: true,
             outcome: Outcome::default(),
             ended: false,
+            serial: 0,
         }
     }
 
@@ -185,6 +188,7 @@ impl Slot {
         self.reported = [0; MAX_PLAYERS];
         self.fresh = true;
         self.ended = false;
+        self.serial = self.serial.wrapping_add(1);
     }
 }
 
@@ -218,6 +222,23 @@ pub(crate) struct VecGame {
     episodes: u64,
     /// The built-in player of each seat, if any (the other seats are Python's).
     bot_specs: Vec<Option<BotSpec>>,
+    /// The arrays of `live_observations`, once asked for.
+    live: Option<Live>,
+}
+
+/// The arrays `live_observations` keeps up to date, and what each game's planes hold.
+#[derive(Debug)]
+struct Live {
+    board: LiveBoard,
+    features: Py<PyArray2<f32>>,
+    drawn: Vec<obs::Drawn>,
+}
+
+/// The live board planes, of either cell type.
+#[derive(Debug)]
+enum LiveBoard {
+    F32(Py<numpy::PyArray4<f32>>),
+    U8(Py<numpy::PyArray4<u8>>),
 }
 
 impl VecGame {
@@ -259,7 +280,81 @@ impl VecGame {
     }
 }
 
+/// The seat whose view an observation takes in game `s`: `seat`, or else the player to act (seat 0 when nobody is).
+fn viewer(seat: Option<Player>, s: &Slot) -> Player {
+    match (seat, s.game.decision().actor) {
+        (Some(p), _) | (None, Actor::Player(p)) => p,
+        _ => Player(0),
+    }
+}
+
+/// Let Python write into `array` or not (numpy's `writeable` flag).
+fn set_writeable(array: &Bound<'_, PyAny>, write: bool) -> PyResult<()> {
+    let kwargs = pyo3::types::PyDict::new(array.py());
+    kwargs.set_item("write", write)?;
+    array.call_method("setflags", (), Some(&kwargs))?;
+    Ok(())
+}
+
 impl VecGame {
+    /// `seat` checked against the players.
+    fn seat(&self, seat: Option<i64>) -> PyResult<Option<Player>> {
+        match seat {
+            Some(p) if p < 0 || p as usize >= self.players() => {
+                Err(PyIndexError::new_err(format!("no seat {p} in a {}-player game", self.players())))
+            }
+            Some(p) => Ok(Some(Player(p as u8))),
+            None => Ok(None),
+        }
+    }
+
+    /// Bring the live arrays, with board cells `T`, up to date (see `live_observations`).
+    #[allow(clippy::type_complexity)]
+    fn live_into<T: obs::Cell + numpy::Element>(
+        &mut self,
+        py: Python<'_>,
+        board: &Bound<'_, numpy::PyArray4<T>>,
+        features: &Bound<'_, PyArray2<f32>>,
+        drawn: &mut [obs::Drawn],
+        seat: Option<Player>,
+    ) -> PyResult<()> {
+        // Python only reads these arrays: what they hold is what the next call builds on.
+        set_writeable(board.as_any(), true)?;
+        set_writeable(features.as_any(), true)?;
+        let wrote = (|| {
+            let mut bw = board.try_readwrite().map_err(|e| PyValueError::new_err(format!("live planes: {e}")))?;
+            let mut fw = features.try_readwrite().map_err(|e| PyValueError::new_err(format!("live features: {e}")))?;
+            let bs = bw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("live planes: {e}")))?;
+            let fs = fw.as_slice_mut().map_err(|e| PyValueError::new_err(format!("live features: {e}")))?;
+            let shape = Shape::of(&self.space);
+            let (bl, fl) = (shape.board_len(), shape.features);
+            let space = Arc::clone(&self.space);
+            let slots = &self.slots;
+            let pool = self.pool.clone();
+            py.detach(|| {
+                let work = |(((s, d), b), f): (((&Slot, &mut obs::Drawn), &mut [T]), &mut [f32])| {
+                    obs::observe_since(&s.game, s.serial, viewer(seat, s), &space, b, f, d);
+                };
+                match pool {
+                    Some(pool) => pool.install(|| {
+                        (slots.par_iter().zip(drawn.par_iter_mut()))
+                            .zip(bs.par_chunks_mut(bl))
+                            .zip(fs.par_chunks_mut(fl))
+                            .for_each(work)
+                    }),
+                    None => (slots.iter().zip(drawn.iter_mut()))
+                        .zip(bs.chunks_mut(bl))
+                        .zip(fs.chunks_mut(fl))
+                        .for_each(work),
+                }
+            });
+            Ok(())
+        })();
+        set_writeable(board.as_any(), false)?;
+        set_writeable(features.as_any(), false)?;
+        wrote
+    }
+
     /// Every game's observation into arrays of board cells `T` (see `observations`).
     #[allow(clippy::type_complexity)]
     fn observe_into<'py, T: obs::Cell + numpy::Element>(
@@ -268,13 +363,7 @@ impl VecGame {
         out: Option<(Bound<'py, numpy::PyArray4<T>>, Bound<'py, PyArray2<f32>>)>,
         seat: Option<i64>,
     ) -> crate::Pair<'py, numpy::PyArray4<T>, PyArray2<f32>> {
-        let seat = match seat {
-            Some(p) if p < 0 || p as usize >= self.players() => {
-                return Err(PyIndexError::new_err(format!("no seat {p} in a {}-player game", self.players())));
-            }
-            Some(p) => Some(Player(p as u8)),
-            None => None,
-        };
+        let seat = self.seat(seat)?;
         let shape = Shape::of(&self.space);
         let n = self.slots.len();
         let (bl, fl) = (shape.board_len(), shape.features);
@@ -297,11 +386,7 @@ impl VecGame {
             let pool = self.pool.clone();
             py.detach(|| {
                 let work = |((s, b), f): ((&Slot, &mut [T]), &mut [f32])| {
-                    let viewer = match (seat, s.game.decision().actor) {
-                        (Some(p), _) | (None, Actor::Player(p)) => p,
-                        _ => Player(0),
-                    };
-                    obs::observe(&s.game, viewer, &space, b, f);
+                    obs::observe(&s.game, viewer(seat, s), &space, b, f);
                 };
                 match pool {
                     Some(pool) => pool.install(|| {
@@ -357,6 +442,7 @@ impl VecGame {
             pool,
             episodes: 0,
             bot_specs,
+            live: None,
         };
         for i in 0..n {
             let game = v.fresh();
@@ -654,6 +740,49 @@ impl VecGame {
         seat: Option<i64>,
     ) -> crate::Pair<'py, numpy::PyArray4<u8>, PyArray2<f32>> {
         self.observe_into(py, out, seat)
+    }
+
+    /// Each game's observation as [`VecGame::observations`] has it, in two arrays this VecGame keeps: the same
+    /// arrays every call, brought up to date in place. Only what changed since the last call is written (the tiles
+    /// placed since, the pieces, the features), so a call costs a fraction of writing every plane. The arrays are
+    /// read-only to Python (they hold what the next call builds on): copy them to keep an observation. `uint8`
+    /// chooses the planes' type as `observations_u8` has them (else `float32`); changing it starts new arrays.
+    #[pyo3(signature = (uint8 = true, seat = None))]
+    fn live_observations<'py>(
+        &mut self,
+        py: Python<'py>,
+        uint8: bool,
+        seat: Option<i64>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray2<f32>>)> {
+        let seat = self.seat(seat)?;
+        let shape = Shape::of(&self.space);
+        let n = self.slots.len();
+        let dims = [n, shape.planes, shape.width, shape.width];
+        let mut live = match self.live.take() {
+            Some(l) if matches!(l.board, LiveBoard::U8(_)) == uint8 => l,
+            _ => Live {
+                board: if uint8 {
+                    LiveBoard::U8(numpy::PyArray4::<u8>::zeros(py, dims, false).unbind())
+                } else {
+                    LiveBoard::F32(numpy::PyArray4::<f32>::zeros(py, dims, false).unbind())
+                },
+                features: PyArray2::zeros(py, [n, shape.features], false).unbind(),
+                drawn: vec![obs::Drawn::default(); n],
+            },
+        };
+        let features = live.features.bind(py).clone();
+        let done = match &live.board {
+            LiveBoard::U8(b) => self.live_into(py, b.bind(py), &features, &mut live.drawn, seat),
+            LiveBoard::F32(b) => self.live_into(py, b.bind(py), &features, &mut live.drawn, seat),
+        };
+        let board = match &live.board {
+            LiveBoard::U8(b) => b.bind(py).clone().into_any(),
+            LiveBoard::F32(b) => b.bind(py).clone().into_any(),
+        };
+        // After a failure what the arrays hold is not known: the next call starts new ones.
+        done?;
+        self.live = Some(live);
+        Ok((board, features))
     }
 
     /// Start again, each from the next seed, the games a `step(autoreset=False)` ended (those with `ended()`).

@@ -326,3 +326,51 @@ def test_reset_lists_each_new_game_from_scratch(when):
         expected = sorted(vec.game(i).legal_action_ids())
         assert counts[i] > 0
         assert sorted(ids[i, : counts[i]].tolist()) == expected
+
+
+@pytest.mark.parametrize(
+    "players,sets,bots,seat,dtype",
+    [
+        (2, ["base"], None, None, np.uint8),
+        (2, ["base"], ["greedy", None], 1, np.float32),
+        (3, EVERY_SET, None, None, np.uint8),
+        (4, EVERY_SET, None, 2, np.uint8),
+    ],
+)
+def test_live_observations_are_the_full_ones_at_every_step(players, sets, bots, seat, dtype):
+    # Games end and start again inside the batch (autoreset), the window moves as the played area grows, seats
+    # turn, followers come and go: after every step the planes written incrementally are those written afresh. Two
+    # resets one after the other give new games with as many tiles as the old ones (two, when a bot moves first).
+    vec = carcassonne.VecGame(6, players=players, sets=sets, bots=bots, seed=3, window=16)
+    rng = np.random.default_rng(4)
+    ended = 0
+    for step in range(700):
+        if step in (350, 351):
+            vec.reset()
+        board, features = vec.live_observations(seat=seat, dtype=dtype)
+        full_board, full_features = vec.observations(seat=seat, dtype=dtype)
+        np.testing.assert_array_equal(board, full_board, err_msg=f"step {step}")
+        np.testing.assert_array_equal(features, full_features, err_msg=f"step {step}")
+        ended += int(vec.step(vec.random_actions(rng))[1].sum())
+    assert ended > 0
+
+
+def test_live_observations_are_one_pair_of_read_only_arrays():
+    vec = carcassonne.VecGame(3)
+    board, features = vec.live_observations()
+    assert board.dtype == np.uint8 and features.dtype == np.float32
+    with pytest.raises(ValueError, match="read-only"):
+        board[0, 0, 0, 0] = 9
+    with pytest.raises(ValueError, match="read-only"):
+        features[0, 0] = 9.0
+    kept = board.copy()
+    vec.step(vec.random_actions(0))
+    again = vec.live_observations()
+    assert again[0] is board and again[1] is features
+    assert not np.array_equal(board, kept)  # brought up to date in place
+    floats = vec.live_observations(dtype=np.float32)[0]
+    assert floats.dtype == np.float32 and floats is not board
+    with pytest.raises(ValueError, match="float32 or uint8"):
+        vec.live_observations(dtype=np.int16)
+    with pytest.raises(IndexError, match="no seat 2"):
+        vec.live_observations(seat=2)

@@ -800,6 +800,19 @@ class VecGame:
             return self._v.observations_u8(out, seat)
         raise ValueError(f"observations are float32 or uint8, not {kind}")
 
+    def live_observations(self, seat: Optional[int] = None, dtype: Any = np.uint8) -> Tuple[np.ndarray, np.ndarray]:
+        """:meth:`observations` in two arrays this VecGame keeps and brings up to date in place: the same arrays
+        every call, and only what changed since the last call is written (the tiles placed since, the pieces, the
+        features), so a call costs a fraction of writing every plane afresh. A game's planes are drawn whole again only
+        when it is a new game or its window moved to follow the played area.
+
+        The arrays are read-only (they hold what the next call builds on): copy them to keep an observation past the
+        next call. ``dtype`` is ``np.uint8`` (the default) or ``np.float32``; changing it starts new arrays."""
+        kind = np.dtype(dtype)
+        if kind not in (np.uint8, np.float32):
+            raise ValueError(f"observations are float32 or uint8, not {kind}")
+        return self._v.live_observations(kind == np.uint8, seat)
+
     def step(
         self, actions: np.ndarray, autoreset: bool = True
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
