@@ -4,6 +4,7 @@
 //! Seats are counted from the viewer: relative seat 0 is the viewer, 1 the next player in turn order, and so on.
 
 use carcassonne::catalogue::SegmentKind;
+use carcassonne::game::MAX_PLAYERS;
 use carcassonne::geom::{Pos, Side};
 use carcassonne::{Actor, DecisionKind, Game, MeepleKind, Player};
 
@@ -130,7 +131,8 @@ impl Cell for u8 {
     const ZERO: u8 = 0;
     fn add(&mut self, v: f32, halves: bool) {
         let v = if halves { v * 2.0 } else { v };
-        *self = self.saturating_add(v.round().clamp(0.0, 255.0) as u8);
+        // Every value is a whole number, positive (the cast saturates): rounded without a call to `roundf`.
+        *self = self.saturating_add((v + 0.5) as u8);
     }
 }
 
@@ -144,9 +146,48 @@ pub(crate) fn observe<T: Cell>(
 ) {
     board.fill(T::ZERO);
     let window = Window::of(game, space.width);
-    draw_tiles(game, window, 0, board);
-    draw_pieces(game, viewer, space, window, board, |_| {});
+    draw_tiles(game, window, 0, board, |_| {});
+    list_pieces(game, viewer, space, window, |i| board[i].add(1.0, false));
     write_features(game, viewer, space, features);
+}
+
+/// The window's cells that may hold something in some plane: a rectangle of columns `x0..=x1` and rows `y0..=y1`
+/// (empty when `x0 > x1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rect {
+    x0: usize,
+    x1: usize,
+    y0: usize,
+    y1: usize,
+}
+
+impl Default for Rect {
+    fn default() -> Rect {
+        Rect { x0: usize::MAX, x1: 0, y0: usize::MAX, y1: 0 }
+    }
+}
+
+impl Rect {
+    /// Take in a cell (its index in a plane).
+    fn add(&mut self, cell: usize, width: usize) {
+        let (x, y) = (cell % width, cell / width);
+        self.x0 = self.x0.min(x);
+        self.x1 = self.x1.max(x);
+        self.y0 = self.y0.min(y);
+        self.y1 = self.y1.max(y);
+    }
+
+    /// Zero these cells in every plane of `board`.
+    fn clear<T: Cell>(self, board: &mut [T], width: usize) {
+        if self.x0 > self.x1 {
+            return;
+        }
+        for plane in board.chunks_mut(width * width) {
+            for y in self.y0..=self.y1 {
+                plane[y * width + self.x0..=y * width + self.x1].fill(T::ZERO);
+            }
+        }
+    }
 }
 
 /// What [`observe_since`] last wrote into one game's board planes, so that the next call writes only what changed.
@@ -157,6 +198,8 @@ pub(crate) struct Drawn {
     /// Its played area, followed tile by tile, and the window centred on it.
     bounds: Bounds,
     window: Option<Window>,
+    /// Where the board holds tiles (the pieces' cells are in `pieces`): the board was zero when this was empty.
+    written: Rect,
     /// Tiles drawn, in board order: a placed tile never changes, so only later tiles are drawn.
     tiles: usize,
     /// The cells written in the planes that change from one decision to the next (the tile placed this turn, the
@@ -164,10 +207,10 @@ pub(crate) struct Drawn {
     pieces: Vec<u32>,
 }
 
-/// [`observe`] into a board that holds what the last call wrote for `drawn` (game number `serial`): only the tiles
-/// placed since are drawn, and the changing planes' cells are cleared and written again. The board is drawn from zero
-/// when it holds another game, or when the window has moved to follow the played area. The features are written
-/// whole.
+/// [`observe`] into a board that holds what the last call wrote for `drawn` (game number `serial`), or zeros with a
+/// new `drawn`: only the tiles placed since are drawn, and the pieces' cells are cleared and written again.
+/// When the board holds another game, or the window has moved to follow the played area, the part of the board that
+/// holds anything is cleared and every tile drawn again. The features are written whole.
 pub(crate) fn observe_since<T: Cell>(
     game: &Game,
     serial: u64,
@@ -184,18 +227,25 @@ pub(crate) fn observe_since<T: Cell>(
     }
     drawn.bounds.update(game);
     let window = drawn.bounds.window(space.width);
-    if drawn.window == Some(window) {
-        for &i in &drawn.pieces {
-            board[i as usize] = T::ZERO;
-        }
-    } else {
-        board.fill(T::ZERO);
+    let width = window.width as usize;
+    // Fewer instructions than writing only the cells whose pieces changed: most do, once a turn, when the figures'
+    // planes turn to the next player's view.
+    for &i in &drawn.pieces {
+        board[i as usize] = T::ZERO;
+    }
+    if drawn.window != Some(window) {
+        drawn.written.clear(board, width);
+        drawn.written = Rect::default();
         drawn.tiles = 0;
     }
     drawn.pieces.clear();
-    draw_tiles(game, window, drawn.tiles, board);
+    let written = &mut drawn.written;
+    draw_tiles(game, window, drawn.tiles, board, |cell| written.add(cell, width));
     let pieces = &mut drawn.pieces;
-    draw_pieces(game, viewer, space, window, board, |i| pieces.push(i as u32));
+    list_pieces(game, viewer, space, window, |i| {
+        board[i].add(1.0, false);
+        pieces.push(i as u32);
+    });
     write_features(game, viewer, space, features);
     drawn.game = Some(serial);
     drawn.window = Some(window);
@@ -203,8 +253,9 @@ pub(crate) fn observe_since<T: Cell>(
 }
 
 /// Add the board's tiles from the `from`-th on (in the order they were placed) to the planes that never change
-/// once a tile is down: `tile`, the sides' terrain, `monastery`, `pennants` and `crop_circle`.
-fn draw_tiles<T: Cell>(game: &Game, window: Window, from: usize, board: &mut [T]) {
+/// once a tile is down: `tile`, the sides' terrain, `monastery`, `pennants` and `crop_circle`; `wrote` is told each
+/// tile's cell.
+fn draw_tiles<T: Cell>(game: &Game, window: Window, from: usize, board: &mut [T], mut wrote: impl FnMut(usize)) {
     let area = window.area();
     let mut put = |plane: usize, s: carcassonne::Space, v: f32| {
         if let Some(i) = window.index(s) {
@@ -213,6 +264,10 @@ fn draw_tiles<T: Cell>(game: &Game, window: Window, from: usize, board: &mut [T]
     };
     let cat = game.catalogue();
     for tile in game.board().tiles().iter().skip(from) {
+        match window.index(tile.space) {
+            Some(cell) => wrote(cell),
+            None => continue,
+        }
         let def = cat.def(tile.kind);
         let r = tile.placement.rotation();
         put(0, tile.space, if is_triangle(game, tile.kind) { 0.5 } else { 1.0 });
@@ -243,23 +298,20 @@ fn draw_tiles<T: Cell>(game: &Game, window: Window, from: usize, board: &mut [T]
     }
 }
 
-/// Add the planes that change from one decision to the next: the tile placed this turn, the dragon, the fairy, and
-/// each seat's figures and barns (seats counted from `viewer`), telling `wrote` each cell's index.
-fn draw_pieces<T: Cell>(
-    game: &Game,
-    viewer: Player,
-    space: &ActionSpace,
-    window: Window,
-    board: &mut [T],
-    mut wrote: impl FnMut(usize),
-) {
+/// The cells of the planes that change from one decision to the next, one for each piece, in a fixed order (a cell
+/// twice for two pieces), as indices in the board: the tile placed this turn, the dragon, the fairy, and each seat's
+/// figures and barns (seats counted from `viewer`).
+fn list_pieces(game: &Game, viewer: Player, space: &ActionSpace, window: Window, mut cell: impl FnMut(usize)) {
     let area = window.area();
     let players = space.players;
-    let rel = |p: Player| (p.index() + players - viewer.index()) % players;
+    let mut seat_plane = [0; MAX_PLAYERS];
+    for (p, plane) in seat_plane.iter_mut().enumerate().take(players) {
+        *plane = (p + players - viewer.index()) % players;
+    }
+    let rel = |p: Player| seat_plane[p.index()];
     let mut put = |plane: usize, s: carcassonne::Space| {
         if let Some(i) = window.index(s) {
-            board[plane * area + i].add(1.0, false);
-            wrote(plane * area + i);
+            cell(plane * area + i);
         }
     };
     let b = game.board();
@@ -358,8 +410,18 @@ fn write_features(game: &Game, viewer: Player, space: &ActionSpace, features: &m
     // Tiles nobody has seen (the stack and the tiles under hills) and those set aside for the dragon: counts by
     // kind are public, the order is not.
     let o = block(shape.kinds);
-    for (k, n) in game.chance_outcomes() {
-        features[o + k.0 as usize] += n as f32;
+    // Counted without allocating for any catalogue of the sets there are (96 kinds with every module).
+    let (mut small, mut large) = ([0u32; 128], Vec::new());
+    let counts: &mut [u32] = match small.get_mut(..shape.kinds) {
+        Some(counts) => counts,
+        None => {
+            large.resize(shape.kinds, 0);
+            &mut large
+        }
+    };
+    game.count_stack(counts);
+    for (f, n) in features[o..o + shape.kinds].iter_mut().zip(counts.iter()) {
+        *f += *n as f32;
     }
     for k in game.out_of_play().iter().chain(game.set_aside()) {
         if !is_triangle(game, *k) {

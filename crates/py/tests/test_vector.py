@@ -185,3 +185,21 @@ def test_the_second_seat_never_sees_an_all_zero_mask_after_reset():
         assert (obs["action_mask"].sum(axis=1) > 0).all(), "an all-zero mask"
         for i in range(envs.num_envs):
             assert set(np.flatnonzero(obs["action_mask"][i])) == set(envs.vec.game(i).legal_action_ids())
+
+
+def test_without_copying_the_observations_are_the_kept_arrays_and_the_same_as_copies():
+    common = dict(num_envs=5, opponents="random", observation="planes", dtype="uint8", seed=7)
+    copied, kept = CarcassonneVectorEnv(**common), CarcassonneVectorEnv(**common, copy=False)
+    a, _ = copied.reset()
+    b, _ = kept.reset()
+    rng = np.random.default_rng(5)
+    boards = []
+    for _ in range(150):
+        for key in ("board", "features", "action_mask"):
+            np.testing.assert_array_equal(a[key], b[key])
+        assert a["board"].flags.writeable and not b["board"].flags.writeable
+        boards.append(b["board"])
+        actions = masked_sample(a, rng)
+        a, *_ = copied.step(actions)
+        b, *_ = kept.step(actions)
+    assert all(board is boards[0] for board in boards)

@@ -447,10 +447,19 @@ impl Game {
     /// The remaining tiles by kind, with counts: the chance outcomes of a draw, in catalogue order.
     pub fn chance_outcomes(&self) -> Vec<(TileKind, u32)> {
         let mut counts = vec![0u32; self.catalogue().len()];
+        self.count_stack(&mut counts);
+        counts.into_iter().enumerate().filter(|(_, c)| *c > 0).map(|(k, c)| (TileKind(k as u16), c)).collect()
+    }
+
+    /// Add the remaining tiles' counts into `counts`, indexed by kind (at least the catalogue's length): the counts
+    /// of [`Game::chance_outcomes`] without allocating. The order stays hidden.
+    ///
+    /// # Panics
+    /// If `counts` is shorter than the catalogue.
+    pub fn count_stack(&self, counts: &mut [u32]) {
         for k in &self.stack {
             counts[k.0 as usize] += 1;
         }
-        counts.into_iter().enumerate().filter(|(_, c)| *c > 0).map(|(k, c)| (TileKind(k as u16), c)).collect()
     }
 
     /// Replace the order of the remaining stack (for determinization: an AI samples an order it cannot see; with

@@ -56,11 +56,17 @@ def single_game(setup: Dict[str, Any]) -> Callable[[], int]:
     return work
 
 
-def vec_game(setup: Dict[str, Any], n: int, threads: int, listing: bool) -> Callable[[], int]:
+def vec_game(
+    setup: Dict[str, Any], n: int, threads: int, listing: bool, observe: Optional[str] = None
+) -> Callable[[], int]:
     """One batch step; with ``listing``, every game's legal ids are listed first (as a masked policy needs) and one
-    is picked in numpy, else ``random_actions`` picks in Rust."""
+    is picked in numpy, else ``random_actions`` picks in Rust. ``observe`` then takes every game's observation:
+    ``"whole"`` writes all its uint8 planes into the same arrays (``out=``), ``"live"`` brings
+    ``live_observations`` up to date."""
     vec = carcassonne.VecGame(n, **setup, threads=threads)
     rng = np.random.default_rng(0)
+    (planes, width, _), features = vec.observation_shape
+    out = (np.zeros((n, planes, width, width), np.uint8), np.zeros((n, features), np.float32))
 
     def work() -> int:
         if listing:
@@ -69,6 +75,10 @@ def vec_game(setup: Dict[str, Any], n: int, threads: int, listing: bool) -> Call
         else:
             actions = vec.random_actions(rng)
         vec.step(actions)
+        if observe == "whole":
+            vec.observations(out, dtype=np.uint8)
+        elif observe == "live":
+            vec.live_observations()
         return n
 
     return work
@@ -142,6 +152,25 @@ def observations(
     return timed(work, seconds)
 
 
+def observing(setup: Dict[str, Any], n: int, threads: int, seconds: float, rounds: int) -> Dict[str, Dict[str, float]]:
+    """What an observation after every step costs a game, in microseconds: batches of ``n`` random games stepped
+    alone, then with every uint8 plane written after each step, then with the live observations brought up to date
+    (a game's planes change little from one step to the next). The three alternate for ``rounds`` rounds; medians.
+    A game's observation cost is the difference from the step alone."""
+    ways = {how: vec_game(setup, n, threads, False, how) for how in ("step", "whole", "live")}
+    times: Dict[str, List[float]] = {how: [] for how in ways}
+    for work in ways.values():
+        work()
+    for _ in range(rounds):
+        for how, work in ways.items():
+            times[how].append(1e6 / timed(work, seconds))
+    step = statistics.median(times["step"])
+    return {
+        how: {"with_step_us": statistics.median(t), "observation_us": statistics.median(t) - step}
+        for how, t in times.items()
+    }
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--players", type=int, default=2)
@@ -213,11 +242,24 @@ def main(argv: Optional[List[str]] = None) -> None:
         seen[f"VecGame n={n}, steps (random ids), for comparison"] = timed(
             vec_game(setup, n, args.threads, False), args.seconds
         )
+    after_step = {
+        f"n={n}": observing(setup, n, args.threads, args.seconds, args.rounds) for n in sorted({64, max(sizes)})
+    }
     if args.json:
         figures = {
             name: {"steps_per_s": rate, "native_per_s": base, "factors": factors} for name, rate, base, factors in rows
         }
-        print(json.dumps({"steps": figures, "against_bots_per_s": against, "observations_per_s": seen}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "steps": figures,
+                    "against_bots_per_s": against,
+                    "observations_per_s": seen,
+                    "observation_after_each_step": after_step,
+                },
+                indent=2,
+            )
+        )
         return
     print("steps of the other seats (random legal actions) against a built-in bot playing inside the step:")
     for name, rate in against.items():
@@ -225,6 +267,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     print("observations (board planes and features of one game) per second:")
     for name, rate in seen.items():
         print(f"  {name:<60} {rate:>10,.0f} /s  ({1e6 / rate:.1f} us each)")
+    print("an observation after every step (uint8 planes), microseconds a game, beside the step itself:")
+    for batch, ways in after_step.items():
+        alone = ways["step"]["with_step_us"]
+        whole, live = ways["whole"]["observation_us"], ways["live"]["observation_us"]
+        print(f"  VecGame {batch}: step {alone:.2f}   all planes written {whole:+.2f}   live_observations {live:+.2f}")
 
 
 if __name__ == "__main__":

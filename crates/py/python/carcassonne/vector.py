@@ -12,6 +12,10 @@ gives ``{"observation": float32[planes·w·w + features], "action_mask": int8[ac
 gives ``{"board": [planes, w, w], "features": float32[features], "action_mask": int8[actions]}``, the board as
 ``float32`` or, with ``dtype="uint8"``, as ``uint8`` (a quarter of the bytes; the ``tile`` plane then counts halves:
 2 for a square tile, 1 for a triangle, every other plane is the same number).
+
+The planes are kept up to date in Rust from step to step (:meth:`carcassonne.VecGame.live_observations`: only what
+changed is written) and copied into each observation returned; ``copy=False`` (as Gymnasium's ``SyncVectorEnv``
+has it) returns the kept arrays themselves with ``observation="planes"``, read-only and changed by the next step.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ class CarcassonneVectorEnv(VectorEnv):
 
     ``reward="outcome"`` (the default) rewards the zero-sum result when a game is over by the rules (0 for one cut
     short by the window), ``"points"`` the agent's points as they are scored. ``threads`` spreads the games over
-    that many threads. Actions are the package's action ids, one per game; an illegal id raises
+    that many threads. ``copy=False`` returns the planes and features without copying them (see the module's
+    documentation). Actions are the package's action ids, one per game; an illegal id raises
     :class:`carcassonne.IllegalActionError` and nothing is applied (sample with the mask).
     """
 
@@ -58,6 +63,7 @@ class CarcassonneVectorEnv(VectorEnv):
         illegal: str = "raise",
         render_mode: Optional[str] = None,
         *,
+        copy: bool = True,
         config: Optional[carcassonne.Config] = None,
     ) -> None:
         if observation not in ("flat", "planes"):
@@ -86,6 +92,7 @@ class CarcassonneVectorEnv(VectorEnv):
         self.reward_mode = reward
         self.layout = observation
         self.dtype = np.dtype(dtype)
+        self.copy = bool(copy)
         self._threads = threads
         self.render_mode = None
         self._vec = self._make(self.config)
@@ -110,10 +117,7 @@ class CarcassonneVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self._size)
         self.observation_space = batch_space(single, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        n = self.num_envs
-        self._board = np.zeros((n, planes, w, w), self.dtype)
-        self._features = np.zeros((n, features), np.float32)
-        self._mask = np.zeros((n, self._size), np.bool_)
+        self._mask = np.zeros((self.num_envs, self._size), np.bool_)
 
     def _make(self, config: carcassonne.Config) -> carcassonne.VecGame:
         return carcassonne.VecGame(self.num_envs, threads=self._threads, bots=self._bots, config=config)
@@ -123,8 +127,11 @@ class CarcassonneVectorEnv(VectorEnv):
         """The games themselves (``vec.game(i)`` for game ``i``'s record)."""
         return self._vec
 
-    def _one(self, board: np.ndarray, features: np.ndarray, mask: np.ndarray) -> Dict[str, np.ndarray]:
-        """An observation of one or many games, as the observation space has it."""
+    def _one(
+        self, board: np.ndarray, features: np.ndarray, mask: np.ndarray, copy: bool = True
+    ) -> Dict[str, np.ndarray]:
+        """An observation of one or many games, as the observation space has it (the planes and features not copied
+        when ``copy`` is false)."""
         m = mask.astype(np.int8)
         if self.layout == "flat":
             flat = np.concatenate([board.reshape(*board.shape[:-3], -1), features], axis=-1)
@@ -134,12 +141,14 @@ class CarcassonneVectorEnv(VectorEnv):
             b = board.copy()
             b[..., 0, :, :] *= 2.0
             return {"board": np.rint(b).astype(np.uint8), "features": features.copy(), "action_mask": m}
+        if not copy:
+            return {"board": board, "features": features, "action_mask": m}
         return {"board": board.copy(), "features": features.copy(), "action_mask": m}
 
     def _observe(self) -> Dict[str, np.ndarray]:
-        self._vec.observations(out=(self._board, self._features), dtype=self.dtype)
+        board, features = self._vec.live_observations(dtype=self.dtype)
         self._vec.legal_mask(out=self._mask)
-        return self._one(self._board, self._features, self._mask)
+        return self._one(board, features, self._mask, self.copy)
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
