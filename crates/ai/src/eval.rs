@@ -10,8 +10,10 @@
 
 use carcassonne::action::MeepleKind;
 use carcassonne::board::SegmentId;
+use carcassonne::catalogue::Shape;
 use carcassonne::game::MAX_PLAYERS;
-use carcassonne::{Game, Player, SegmentKind};
+use carcassonne::geom::{Pos, Side};
+use carcassonne::{DecisionKind, Game, Player, SegmentKind};
 
 /// The evaluation's constants. The defaults were tuned by arena runs (`carc arena`); see the crate's README.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,6 +64,15 @@ pub struct Weights {
     /// are their score plus `learned` × the model's points still to come plus (1 − `learned`) × the hand-written
     /// estimate's. `0` (the default, `hard@1`'s and `hard@2`'s) is the hand-written evaluation alone.
     pub learned: f32,
+    /// `learned` for the search's priors (the values that order and bias a node's children) rather than its
+    /// leaves, 0..=1; below 0 (the default, -1) the same as `learned`. The priors are computed once a node, the
+    /// leaves once an iteration, so a slow model costs far less time here.
+    pub prior_learned: f32,
+    /// Above 0, a road or city with an open end that no tile still to come can fill (no kind left in the stack
+    /// fits the empty space beside it, and no abbey or triangle could go there) counts as never completed: the
+    /// space's constraints only grow and the tiles only dwindle, so it never will be. `0` (the default, `hard@2`'s)
+    /// does not look.
+    pub dead: f32,
 }
 
 impl Default for Weights {
@@ -83,7 +94,16 @@ impl Default for Weights {
             fairy_turns: 0.0,
             field_growth: 0.0,
             learned: 0.0,
+            prior_learned: -1.0,
+            dead: 0.0,
         }
+    }
+}
+
+impl Weights {
+    /// The constants the search's priors are computed with: `learned` replaced by `prior_learned` when that is set.
+    pub fn for_priors(self) -> Weights {
+        if self.prior_learned >= 0.0 { Weights { learned: self.prior_learned, ..self } } else { self }
     }
 }
 
@@ -106,12 +126,22 @@ pub struct Evaluator {
     pub weights: Weights,
     held: Vec<Held>,
     cities: Vec<SegmentId>,
+    /// The kinds of the tiles still to come (the stack's and the tile drawn), for [`Weights::dead`]; `None` until
+    /// an evaluation needs them, and when any space is fillable (abbeys or triangles in hand).
+    to_come: Vec<carcassonne::TileKind>,
+    counts: Vec<u32>,
 }
 
 impl Evaluator {
     /// An evaluator with these constants.
     pub fn new(weights: Weights) -> Evaluator {
-        Evaluator { weights, held: Vec::with_capacity(48), cities: Vec::with_capacity(16) }
+        Evaluator {
+            weights,
+            held: Vec::with_capacity(48),
+            cities: Vec::with_capacity(16),
+            to_come: Vec::new(),
+            counts: Vec::new(),
+        }
     }
 
     /// Each player's expected final points. Once the game is over, the final scores.
@@ -171,6 +201,8 @@ impl Evaluator {
             }
         }
         let tiny_two = game.rules().tiny_city_points == carcassonne::rules::TinyCityPoints::Two;
+        let dead_check = w.dead > 0.0 && self.gather_to_come(game);
+        let abbeys = (0..n).any(|p| game.abbeys_left(Player(p as u8)) > 0);
         for hi in 0..self.held.len() {
             let h = self.held[hi];
             let kind = board.kind(h.root);
@@ -179,7 +211,11 @@ impl Evaluator {
                 SegmentKind::Road | SegmentKind::City => {
                     let ends = board.open_ends(h.root);
                     let open = ends as f32;
-                    let p = chance(if kind == SegmentKind::Road { road } else { city }, ends);
+                    let p = if dead_check && self.is_dead(game, h.root, abbeys) {
+                        0.0
+                    } else {
+                        chance(if kind == SegmentKind::Road { road } else { city }, ends)
+                    };
                     let tiles = board.tile_count(h.root);
                     let grown = tiles as f32 + w.growth * open;
                     let v = if kind == SegmentKind::Road {
@@ -248,6 +284,60 @@ impl Evaluator {
             *o += w.barn * game.barns_left(pl) as f32 * fill;
         }
         out
+    }
+
+    /// Gather the kinds of the tiles still to come (the stack, the tile drawn, hands, the draft pool, the tiles set
+    /// aside for the dragon) for [`Evaluator::is_dead`]; `false` if a triangle is among them (it could fill half a
+    /// space, which this does not follow).
+    fn gather_to_come(&mut self, game: &Game) -> bool {
+        let cat = game.catalogue();
+        self.counts.clear();
+        self.counts.resize(cat.len(), 0);
+        game.count_stack(&mut self.counts);
+        if let DecisionKind::PlaceTile { tile } = game.decision().kind {
+            self.counts[tile.0 as usize] += 1;
+        }
+        let hands = (0..game.players()).flat_map(|p| game.hand(Player(p as u8)));
+        for k in hands.chain(game.draft_pool()).chain(game.set_aside()) {
+            self.counts[k.0 as usize] += 1;
+        }
+        self.to_come.clear();
+        for (k, &c) in self.counts.iter().enumerate() {
+            if c > 0 {
+                let k = carcassonne::TileKind(k as u16);
+                if cat.def(k).shape == Shape::Triangle {
+                    return false;
+                }
+                self.to_come.push(k);
+            }
+        }
+        true
+    }
+
+    /// Whether the road or city of `root` has an open end that none of the tiles still to come fits (nor an abbey,
+    /// in a hole, when `abbeys`): it can never be completed.
+    fn is_dead(&self, game: &Game, root: SegmentId, abbeys: bool) -> bool {
+        let board = game.board();
+        let cat = game.catalogue();
+        for m in board.members(root) {
+            let (t, local) = board.segment_tile(m);
+            let pt = board.tile(t);
+            let positions = cat.segment_positions(pt.kind, pt.placement.rotation(), local);
+            for side in Side::ALL {
+                let touches = (0..3).any(|k| positions & Pos::on_side(side, k).bit() != 0);
+                if !touches || board.tile_facing(pt.space, side).is_some() {
+                    continue;
+                }
+                let spot = pt.space.step(side);
+                if abbeys && board.is_hole(spot) {
+                    continue;
+                }
+                if !self.to_come.iter().any(|&k| board.square_fits(cat, k, spot)) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The features held after [`Evaluator::hand_points`]: how many.

@@ -207,6 +207,8 @@ struct Tree {
     avail: Vec<u32>,
     priors: Vec<f32>,
     eval: Evaluator,
+    /// The evaluation of the priors below the root ([`Weights::for_priors`]).
+    prior_eval: Evaluator,
     /// A game to try actions and playout steps on.
     scratch: Option<Game>,
     /// The other players' turns in playouts, when they are modelled ([`MctsConfig::opponents`]).
@@ -231,6 +233,7 @@ impl Tree {
         self.nodes.push(Node::new(CHANCE));
         self.root = 0;
         self.eval.weights = weights;
+        self.prior_eval.weights = weights.for_priors();
         self.turn.eval.weights = weights;
     }
 
@@ -420,7 +423,7 @@ impl Bot for MctsBot {
             return Ok(Thought::only(legal[0]));
         }
         let cfg = self.config_for(game);
-        self.turn.eval.weights = cfg.weights;
+        self.turn.eval.weights = cfg.weights.for_priors();
         // The root's priors: the greedy player's values, on a determinization of our own.
         let mut det = game.clone();
         det.shuffle_hidden(me, &mut self.rng);
@@ -668,7 +671,7 @@ fn select(tree: &mut Tree, cfg: &MctsConfig, node: u32, det: &Game, p: Player, r
             if det.is_legal(a) {
                 child.clone_from(det);
                 child.apply_unchecked(a);
-                priors.push(tree.eval.margin(&child, p));
+                priors.push(tree.prior_eval.margin(&child, p));
             } else {
                 priors.push(f32::MIN / 4.0);
             }

@@ -191,6 +191,8 @@ fn adjust_many(
     back!(weights.fairy_turns);
     back!(weights.field_growth);
     back!(weights.learned);
+    back!(weights.prior_learned);
+    back!(weights.dead);
     if m.opponents.modelled(3) && c.budget.iterations == full {
         m.budget.iterations = c.budget.iterations.map(|i| (i / cost).max(1));
     }
@@ -288,6 +290,8 @@ impl Reference {
                     fairy_turns: 2.0,
                     field_growth: 0.0,
                     learned: 0.0,
+                    prior_learned: -1.0,
+                    dead: 0.0,
                 },
             },
             Reference::Hard1 => MctsConfig {
@@ -325,6 +329,8 @@ impl Reference {
                     fairy_turns: 0.0,
                     field_growth: 0.0,
                     learned: 0.0,
+                    prior_learned: -1.0,
+                    dead: 0.0,
                 },
             },
         }
@@ -459,7 +465,7 @@ fn parse_duration(v: &str) -> Option<Duration> {
 }
 
 /// The evaluation's constants by name, as specs change them.
-fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 15] {
+fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 17] {
     [
         ("city_close", &mut w.city_close),
         ("road_close", &mut w.road_close),
@@ -476,6 +482,8 @@ fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 15] {
         ("fairy_turns", &mut w.fairy_turns),
         ("field_growth", &mut w.field_growth),
         ("learned", &mut w.learned),
+        ("prior_learned", &mut w.prior_learned),
+        ("dead", &mut w.dead),
     ]
 }
 
@@ -493,13 +501,13 @@ fn set_weight(w: &mut Weights, key: &str, v: &str) -> Option<Result<(), String>>
         return Some(v.parse().map(|x| w.followers_full = x).map_err(|_| format!("`{key}` wants a whole number")));
     }
     let (_, slot) = weights_by_name(w).into_iter().find(|(k, _)| *k == key)?;
-    if key == "learned" {
+    if key == "learned" || key == "prior_learned" {
         return Some(match v.parse::<f32>() {
             Ok(x) if (0.0..=1.0).contains(&x) => {
                 *slot = x;
                 Ok(())
             }
-            _ => Err(format!("`learned` wants a number from 0 to 1, not `{v}`")),
+            _ => Err(format!("`{key}` wants a number from 0 to 1, not `{v}`")),
         });
     }
     Some(match v.parse::<f32>() {

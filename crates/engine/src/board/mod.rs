@@ -341,6 +341,19 @@ impl Board {
         found
     }
 
+    /// Whether a square tile of kind `k` fits space `s` in some orientation (SPEC BASE-04): `false` unless `s` is on
+    /// the frontier (empty, beside a tile).
+    pub fn square_fits(&self, cat: &Catalogue, k: TileKind, s: Space) -> bool {
+        let slot = self.grid.get(s).frontier;
+        if slot == 0 {
+            return false;
+        }
+        let fs = &self.frontier[slot as usize - 1];
+        let (_, sigs, n) = distinct_orientations(cat, k);
+        let mask = fs.mask();
+        sigs[..n].iter().any(|sig| (sig ^ fs.want) & mask == 0)
+    }
+
     /// Whether a square tile of kind `k` has any legal placement.
     pub fn has_square_placement(&self, cat: &Catalogue, k: TileKind) -> bool {
         self.for_each_square_placement(cat, k, |_, _| true)
