@@ -421,6 +421,49 @@ mod tests {
     use carcassonne::Setup;
 
     #[test]
+    fn a_road_or_city_called_dead_is_never_completed() {
+        // Seeded random games, base and every module: each time the evaluation calls an incomplete road or city
+        // dead, the game goes on to its end and that feature (whatever it has joined since) must still be open.
+        let mut called = 0;
+        let mut looked = 0;
+        let every: &[&str] = &["base", "am", "pd", "cc", "half"];
+        for (i, sets) in [&["base"][..], every].into_iter().enumerate() {
+            for seed in 0..10u64 {
+                let mut setup = Setup::new(2 + (seed % 3) as u8);
+                setup.sets = sets.iter().map(|s| s.to_string()).collect();
+                setup.switch_on_set_modules(false);
+                setup.seed = seed;
+                let mut g = Game::new(&setup).unwrap();
+                let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed + 100 * i as u64);
+                let mut e = Evaluator::default();
+                let (mut dead, mut buf) = (Vec::new(), Vec::new());
+                while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                    if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) && e.gather_to_come(&g) {
+                        looked += 1;
+                        let abbeys = (0..g.players()).any(|p| g.abbeys_left(Player(p as u8)) > 0);
+                        let b = g.board();
+                        for r in b.roots() {
+                            let road_or_city = matches!(b.kind(r), SegmentKind::Road | SegmentKind::City);
+                            if road_or_city && !b.is_complete(r) && e.is_dead(&g, r, abbeys) {
+                                dead.push(r);
+                            }
+                        }
+                    }
+                    g.apply(a).unwrap();
+                }
+                for s in &dead {
+                    assert!(
+                        !g.board().is_complete(*s),
+                        "sets {sets:?} seed {seed}: a feature called dead was completed"
+                    );
+                }
+                called += dead.len();
+            }
+        }
+        assert!(looked > 1000 && called > 0, "looked {looked} times, called {called} dead");
+    }
+
+    #[test]
     fn margins_blend_the_best_and_the_mean() {
         let pts = [10.0, 20.0, 4.0];
         assert_eq!(margin_of(&pts, Player(0), 1.0), -10.0);
