@@ -69,9 +69,9 @@ pub struct Weights {
     /// leaves once an iteration, so a slow model costs far less time here.
     pub prior_learned: f32,
     /// Above 0, a road or city with an open end that no tile still to come can fill (no kind left in the stack
-    /// fits the empty space beside it, and no abbey or triangle could go there) counts as never completed: the
-    /// space's constraints only grow and the tiles only dwindle, so it never will be. `0` (the default, `hard@2`'s)
-    /// does not look.
+    /// fits the empty space beside it, and no abbey or triangle could go there) counts as never completed, for its
+    /// holders and for the farmers of the fields it borders: the space's constraints only grow and the tiles only
+    /// dwindle, so it never will be. `0` (the default, `hard@2`'s) does not look.
     pub dead: f32,
 }
 
@@ -203,6 +203,8 @@ impl Evaluator {
         let tiny_two = game.rules().tiny_city_points == carcassonne::rules::TinyCityPoints::Two;
         let dead_check = w.dead > 0.0 && self.gather_to_come(game);
         let abbeys = (0..n).any(|p| game.abbeys_left(Player(p as u8)) > 0);
+        // The cities a field borders, for its farmers and barns, as well.
+        let dead_cities = dead_check.then_some(abbeys);
         for hi in 0..self.held.len() {
             let h = self.held[hi];
             let kind = board.kind(h.root);
@@ -234,7 +236,7 @@ impl Evaluator {
                     let empty = 9u32.saturating_sub(filled) as f32;
                     (filled as f32 + empty * fill, fill.powf(empty))
                 }
-                SegmentKind::Field => (3.0 * self.field_cities(game, h.root, &chance, city), 0.0),
+                SegmentKind::Field => (3.0 * self.field_cities(game, h.root, &chance, city, dead_cities), 0.0),
                 SegmentKind::Crop => (0.0, 0.0),
             };
             let best = *h.strength.iter().max().expect("players");
@@ -265,7 +267,7 @@ impl Evaluator {
                 count[x.player.index()] += 1;
             }
             let best = *count.iter().max().expect("players");
-            let v = 4.0 * self.field_cities(game, root, &chance, city);
+            let v = 4.0 * self.field_cities(game, root, &chance, city, dead_cities);
             for p in 0..n {
                 if count[p] == best {
                     out[p] += v;
@@ -377,13 +379,22 @@ impl Evaluator {
     }
 
     /// The cities a field borders, counted 1 if complete and by their chance of completion if not.
-    fn field_cities(&mut self, game: &Game, field: SegmentId, chance: &impl Fn(f32, u16) -> f32, city: f32) -> f32 {
+    fn field_cities(
+        &mut self,
+        game: &Game,
+        field: SegmentId,
+        chance: &impl Fn(f32, u16) -> f32,
+        city: f32,
+        dead: Option<bool>,
+    ) -> f32 {
         let board = game.board();
         let members = self.collect_border_cities(game, field);
-        let now: f32 = self
-            .cities
-            .iter()
-            .map(|&c| if board.is_complete(c) { 1.0 } else { chance(city, board.open_ends(c)) })
+        let now: f32 = (self.cities.iter())
+            .map(|&c| match dead {
+                _ if board.is_complete(c) => 1.0,
+                Some(abbeys) if self.is_dead(game, c, abbeys) => 0.0,
+                _ => chance(city, board.open_ends(c)),
+            })
             .sum();
         if self.weights.field_growth > 0.0 {
             now + self.weights.field_growth * city * (members as f32).sqrt()

@@ -94,7 +94,9 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   carry         with early: iterations a decided search left go to later undecided ones: true or false
 greedy and mcts also take the evaluation's constants (greedy:city_close=12): city_close, road_close,
 extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent, pace, fairy_turns,
-field_growth, learned (0..1: how much of the learned value is in the estimate).";
+field_growth, learned (0..1: how much of the learned value is in the estimate), prior_learned (0..1: the same for
+the search's priors only; unset, as learned), dead (1: a road or city no tile left can complete counts as never
+completed; medium and hard: 1).";
 
 pub(crate) fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
     // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.
