@@ -126,8 +126,8 @@ pub struct Evaluator {
     pub weights: Weights,
     held: Vec<Held>,
     cities: Vec<SegmentId>,
-    /// The kinds of the tiles still to come (the stack's and the tile drawn), for [`Weights::dead`]; `None` until
-    /// an evaluation needs them, and when any space is fillable (abbeys or triangles in hand).
+    /// The kinds of the tiles still to come, for [`Weights::dead`] ([`Evaluator::gather_to_come`]), and their
+    /// counts by kind on the way.
     to_come: Vec<carcassonne::TileKind>,
     counts: Vec<u32>,
 }
@@ -201,10 +201,9 @@ impl Evaluator {
             }
         }
         let tiny_two = game.rules().tiny_city_points == carcassonne::rules::TinyCityPoints::Two;
-        let dead_check = w.dead > 0.0 && self.gather_to_come(game);
-        let abbeys = (0..n).any(|p| game.abbeys_left(Player(p as u8)) > 0);
-        // The cities a field borders, for its farmers and barns, as well.
-        let dead_cities = dead_check.then_some(abbeys);
+        // `Some(whether an abbey may still fill a hole)` when dead roads and cities are looked for: those held, and
+        // those a field borders.
+        let dead = (w.dead > 0.0 && self.gather_to_come(game)).then(|| abbeys_to_come(game));
         for hi in 0..self.held.len() {
             let h = self.held[hi];
             let kind = board.kind(h.root);
@@ -213,10 +212,9 @@ impl Evaluator {
                 SegmentKind::Road | SegmentKind::City => {
                     let ends = board.open_ends(h.root);
                     let open = ends as f32;
-                    let p = if dead_check && self.is_dead(game, h.root, abbeys) {
-                        0.0
-                    } else {
-                        chance(if kind == SegmentKind::Road { road } else { city }, ends)
+                    let p = match dead {
+                        Some(abbeys) if self.is_dead(game, h.root, abbeys) => 0.0,
+                        _ => chance(if kind == SegmentKind::Road { road } else { city }, ends),
                     };
                     let tiles = board.tile_count(h.root);
                     let grown = tiles as f32 + w.growth * open;
@@ -236,7 +234,7 @@ impl Evaluator {
                     let empty = 9u32.saturating_sub(filled) as f32;
                     (filled as f32 + empty * fill, fill.powf(empty))
                 }
-                SegmentKind::Field => (3.0 * self.field_cities(game, h.root, &chance, city, dead_cities), 0.0),
+                SegmentKind::Field => (3.0 * self.field_cities(game, h.root, &chance, city, dead), 0.0),
                 SegmentKind::Crop => (0.0, 0.0),
             };
             let best = *h.strength.iter().max().expect("players");
@@ -267,7 +265,7 @@ impl Evaluator {
                 count[x.player.index()] += 1;
             }
             let best = *count.iter().max().expect("players");
-            let v = 4.0 * self.field_cities(game, root, &chance, city, dead_cities);
+            let v = 4.0 * self.field_cities(game, root, &chance, city, dead);
             for p in 0..n {
                 if count[p] == best {
                     out[p] += v;
@@ -410,6 +408,11 @@ impl Evaluator {
     }
 }
 
+/// Whether any player still has an abbey to place (it fills any hole, ABBEY-02).
+fn abbeys_to_come(game: &Game) -> bool {
+    (0..game.players()).any(|p| game.abbeys_left(Player(p as u8)) > 0)
+}
+
 /// A player's margin over the others: their points minus `best` × the best other plus (1 − `best`) × the mean of
 /// the others.
 pub fn margin_of(points: &[f32], me: Player, best: f32) -> f32 {
@@ -451,7 +454,7 @@ mod tests {
                 while let Some(a) = g.random_action(&mut rng, &mut buf) {
                     if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) && e.gather_to_come(&g) {
                         looked += 1;
-                        let abbeys = (0..g.players()).any(|p| g.abbeys_left(Player(p as u8)) > 0);
+                        let abbeys = abbeys_to_come(&g);
                         let b = g.board();
                         for r in b.roots() {
                             let road_or_city = matches!(b.kind(r), SegmentKind::Road | SegmentKind::City);
