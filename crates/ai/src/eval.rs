@@ -73,6 +73,10 @@ pub struct Weights {
     /// holders and for the farmers of the fields it borders: the space's constraints only grow and the tiles only
     /// dwindle, so it never will be. `0` (the default, `hard@2`'s) does not look.
     pub dead: f32,
+    /// With `dead`, above 0: each space beside an open end of a road or city, where `f` of the tiles still to come
+    /// fit, multiplies the chance that the feature is completed by `1 − e^(−f / scarce)` (a space only one or two
+    /// tiles fit is often never filled). `0` (the default) counts only `f = 0`, as `dead`.
+    pub scarce: f32,
 }
 
 impl Default for Weights {
@@ -96,6 +100,7 @@ impl Default for Weights {
             learned: 0.0,
             prior_learned: -1.0,
             dead: 0.0,
+            scarce: 0.0,
         }
     }
 }
@@ -126,22 +131,25 @@ pub struct Evaluator {
     pub weights: Weights,
     held: Vec<Held>,
     cities: Vec<SegmentId>,
-    /// The kinds of the tiles still to come, for [`Weights::dead`] ([`Evaluator::gather_to_come`]), and their
-    /// counts by kind on the way.
-    to_come: Vec<carcassonne::TileKind>,
+    /// For [`Weights::dead`] ([`Evaluator::gather_to_come`]): the tiles still to come counted by kind, which kinds
+    /// those are (one bit each), the edges they show and whether a triangle is among them. The edges are built again
+    /// only when the kinds change, which in a search is rare.
     counts: Vec<u32>,
+    kinds: Vec<u64>,
+    edges: carcassonne::SquareEdges,
+    triangle: bool,
+    /// Within one evaluation: the spaces already asked about (and how many tiles to come fit each, or with
+    /// `scarce` at 0 whether any does), the roads and cities already priced (the factor on their chance of
+    /// completion, 0 when dead), and the spaces beside the one being priced.
+    spaces: Vec<(carcassonne::Space, u32)>,
+    roots: Vec<(SegmentId, f32)>,
+    beside: Vec<carcassonne::Space>,
 }
 
 impl Evaluator {
     /// An evaluator with these constants.
     pub fn new(weights: Weights) -> Evaluator {
-        Evaluator {
-            weights,
-            held: Vec::with_capacity(48),
-            cities: Vec::with_capacity(16),
-            to_come: Vec::new(),
-            counts: Vec::new(),
-        }
+        Evaluator { weights, held: Vec::with_capacity(48), cities: Vec::with_capacity(16), ..Evaluator::default() }
     }
 
     /// Each player's expected final points. Once the game is over, the final scores.
@@ -212,10 +220,10 @@ impl Evaluator {
                 SegmentKind::Road | SegmentKind::City => {
                     let ends = board.open_ends(h.root);
                     let open = ends as f32;
-                    let p = match dead {
-                        Some(abbeys) if self.is_dead(game, h.root, abbeys) => 0.0,
-                        _ => chance(if kind == SegmentKind::Road { road } else { city }, ends),
-                    };
+                    let mut p = chance(if kind == SegmentKind::Road { road } else { city }, ends);
+                    if let Some(abbeys) = dead {
+                        p *= self.completion_factor(game, h.root, abbeys);
+                    }
                     let tiles = board.tile_count(h.root);
                     let grown = tiles as f32 + w.growth * open;
                     let v = if kind == SegmentKind::Road {
@@ -301,24 +309,50 @@ impl Evaluator {
         for k in hands.chain(game.draft_pool()).chain(game.set_aside()) {
             self.counts[k.0 as usize] += 1;
         }
-        self.to_come.clear();
-        for (k, &c) in self.counts.iter().enumerate() {
-            if c > 0 {
-                let k = carcassonne::TileKind(k as u16);
-                if cat.def(k).shape == Shape::Triangle {
-                    return false;
-                }
-                self.to_come.push(k);
-            }
+        self.spaces.clear();
+        self.roots.clear();
+        let words = cat.len().div_ceil(64);
+        let mut same = self.kinds.len() == words;
+        self.kinds.resize(words, 0);
+        for (w, chunk) in self.kinds.iter_mut().zip(self.counts.chunks(64)) {
+            let bits = chunk.iter().enumerate().fold(0u64, |b, (i, &c)| b | u64::from(c > 0) << i);
+            same &= *w == bits;
+            *w = bits;
         }
-        true
+        if !same {
+            let present = (0..cat.len()).filter(|&k| self.counts[k] > 0).map(|k| carcassonne::TileKind(k as u16));
+            self.triangle = present.clone().any(|k| cat.def(k).shape == Shape::Triangle);
+            self.edges.set(cat, present);
+        }
+        !self.triangle
     }
 
     /// Whether the road or city of `root` has an open end that none of the tiles still to come fits (nor an abbey,
     /// in a hole, when `abbeys`): it can never be completed.
-    fn is_dead(&self, game: &Game, root: SegmentId, abbeys: bool) -> bool {
+    #[cfg(test)]
+    fn is_dead(&mut self, game: &Game, root: SegmentId, abbeys: bool) -> bool {
+        self.completion_factor(game, root, abbeys) == 0.0
+    }
+
+    /// What the spaces beside the open ends of the road or city of `root` put on its chance of completion: 0 if
+    /// one of them fits none of the tiles still to come (nor an abbey, in a hole, when `abbeys`), so it can never
+    /// be completed; otherwise 1, or with [`Weights::scarce`] the product of its spaces' factors. Asked again within
+    /// one evaluation, the answer is remembered.
+    fn completion_factor(&mut self, game: &Game, root: SegmentId, abbeys: bool) -> f32 {
+        if let Some(&(_, f)) = self.roots.iter().find(|r| r.0 == root) {
+            return f;
+        }
+        let f = self.price_open_ends(game, root, abbeys);
+        self.roots.push((root, f));
+        f
+    }
+
+    fn price_open_ends(&mut self, game: &Game, root: SegmentId, abbeys: bool) -> f32 {
         let board = game.board();
         let cat = game.catalogue();
+        let scarce = self.weights.scarce;
+        self.beside.clear();
+        let mut factor = 1.0;
         for m in board.members(root) {
             let (t, local) = board.segment_tile(m);
             let pt = board.tile(t);
@@ -329,15 +363,31 @@ impl Evaluator {
                     continue;
                 }
                 let spot = pt.space.step(side);
-                if abbeys && board.is_hole(spot) {
+                if (abbeys && board.is_hole(spot)) || self.beside.contains(&spot) {
                     continue;
                 }
-                if !self.to_come.iter().any(|&k| board.square_fits(cat, k, spot)) {
-                    return true;
+                self.beside.push(spot);
+                let fit = match self.spaces.iter().find(|s| s.0 == spot) {
+                    Some(&(_, f)) => f,
+                    None => {
+                        let f = if scarce > 0.0 {
+                            board.kinds_fitting(&self.edges, spot).map(|k| self.counts[k.0 as usize]).sum()
+                        } else {
+                            u32::from(board.square_fits(&self.edges, spot))
+                        };
+                        self.spaces.push((spot, f));
+                        f
+                    }
+                };
+                if fit == 0 {
+                    return 0.0;
+                }
+                if scarce > 0.0 {
+                    factor *= 1.0 - (-(fit as f32) / scarce).exp();
                 }
             }
         }
-        false
+        factor
     }
 
     /// The features held after [`Evaluator::hand_points`]: how many.
@@ -387,13 +437,15 @@ impl Evaluator {
     ) -> f32 {
         let board = game.board();
         let members = self.collect_border_cities(game, field);
-        let now: f32 = (self.cities.iter())
-            .map(|&c| match dead {
+        let mut now = 0.0;
+        for i in 0..self.cities.len() {
+            let c = self.cities[i];
+            now += match dead {
                 _ if board.is_complete(c) => 1.0,
-                Some(abbeys) if self.is_dead(game, c, abbeys) => 0.0,
-                _ => chance(city, board.open_ends(c)),
-            })
-            .sum();
+                Some(abbeys) => chance(city, board.open_ends(c)) * self.completion_factor(game, c, abbeys),
+                None => chance(city, board.open_ends(c)),
+            };
+        }
         if self.weights.field_growth > 0.0 {
             now + self.weights.field_growth * city * (members as f32).sqrt()
         } else {

@@ -197,6 +197,7 @@ fn adjust_many(
     back!(weights.learned);
     back!(weights.prior_learned);
     back!(weights.dead);
+    back!(weights.scarce);
     if m.opponents.modelled(3) && c.budget.iterations == full {
         m.budget.iterations = c.budget.iterations.map(|i| (i / cost).max(1));
     }
@@ -296,6 +297,7 @@ impl Reference {
                     learned: 0.0,
                     prior_learned: -1.0,
                     dead: 0.0,
+                    scarce: 0.0,
                 },
             },
             Reference::Hard1 => MctsConfig {
@@ -335,6 +337,7 @@ impl Reference {
                     learned: 0.0,
                     prior_learned: -1.0,
                     dead: 0.0,
+                    scarce: 0.0,
                 },
             },
         }
@@ -469,7 +472,7 @@ fn parse_duration(v: &str) -> Option<Duration> {
 }
 
 /// The evaluation's constants by name, as specs change them.
-fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 17] {
+fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 18] {
     [
         ("city_close", &mut w.city_close),
         ("road_close", &mut w.road_close),
@@ -488,6 +491,7 @@ fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 17] {
         ("learned", &mut w.learned),
         ("prior_learned", &mut w.prior_learned),
         ("dead", &mut w.dead),
+        ("scarce", &mut w.scarce),
     ]
 }
 

@@ -56,7 +56,7 @@ pub mod rules;
 pub mod setup;
 
 pub use action::{Action, MeepleKind, ParseActionError, Player};
-pub use board::{Board, FeatureInfo, PlaceError, Placement, SegmentId};
+pub use board::{Board, FeatureInfo, PlaceError, Placement, SegmentId, SquareEdges};
 pub use catalogue::{Catalogue, CatalogueError, SegmentKind, TileDef, TileKind, TileSet};
 pub use game::{Actor, Decision, DecisionKind, Event, Game, IllegalAction, IllegalReason, ScoreTime, Scoring};
 pub use geom::{Corner, Rotation, Side, Space};

@@ -129,6 +129,50 @@ impl FrontierSpace {
     }
 }
 
+/// The edges of some square tile kinds in each of their orientations: what [`Board::square_fits`] and
+/// [`Board::kinds_fitting`] compare with a space's neighbours. Built once for a set of kinds and asked about many
+/// spaces.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SquareEdges {
+    /// Every orientation's packed edges, without repeats.
+    all: Vec<u32>,
+    /// Each kind's distinct orientations' packed edges (the first `n`).
+    kinds: Vec<(TileKind, [u32; 4], u8)>,
+}
+
+impl SquareEdges {
+    /// No kinds: nothing fits.
+    pub fn new() -> SquareEdges {
+        SquareEdges::default()
+    }
+
+    /// Replace the kinds with these (square kinds; other shapes are left out).
+    pub fn set(&mut self, cat: &Catalogue, kinds: impl IntoIterator<Item = TileKind>) {
+        self.all.clear();
+        self.kinds.clear();
+        for k in kinds {
+            if cat.def(k).shape != Shape::Square {
+                continue;
+            }
+            let (_, sigs, n) = distinct_orientations(cat, k);
+            self.all.extend_from_slice(&sigs[..n]);
+            self.kinds.push((k, sigs, n as u8));
+        }
+        self.all.sort_unstable();
+        self.all.dedup();
+    }
+
+    /// How many kinds there are.
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+}
+
 /// A summary of one feature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeatureInfo {
@@ -341,17 +385,32 @@ impl Board {
         found
     }
 
-    /// Whether a square tile of kind `k` fits space `s` in some orientation (SPEC BASE-04): `false` unless `s` is on
-    /// the frontier (empty, beside a tile).
-    pub fn square_fits(&self, cat: &Catalogue, k: TileKind, s: Space) -> bool {
+    /// Whether some square tile of `kinds` fits space `s` in some orientation (SPEC BASE-04): `false` unless `s` is
+    /// on the frontier (empty, beside a tile).
+    pub fn square_fits(&self, kinds: &SquareEdges, s: Space) -> bool {
+        self.frontier_want(s).is_some_and(|(want, mask)| kinds.all.iter().any(|sig| sig & mask == want))
+    }
+
+    /// The kinds of `kinds` that fit space `s` in some orientation (SPEC BASE-04): none unless `s` is on the
+    /// frontier.
+    pub fn kinds_fitting<'a>(&self, kinds: &'a SquareEdges, s: Space) -> impl Iterator<Item = TileKind> + 'a {
+        let (want, mask) = self.frontier_want(s).unwrap_or((0, 0));
+        let on_frontier = mask != 0;
+        (kinds.kinds.iter())
+            .filter(move |(_, sigs, n)| on_frontier && sigs[..*n as usize].iter().any(|sig| sig & mask == want))
+            .map(|k| k.0)
+    }
+
+    /// The edges a square tile must show at frontier space `s` (masked) and the mask of the sides that count.
+    #[inline]
+    fn frontier_want(&self, s: Space) -> Option<(u32, u32)> {
         let slot = self.grid.get(s).frontier;
         if slot == 0 {
-            return false;
+            return None;
         }
         let fs = &self.frontier[slot as usize - 1];
-        let (_, sigs, n) = distinct_orientations(cat, k);
         let mask = fs.mask();
-        sigs[..n].iter().any(|sig| (sig ^ fs.want) & mask == 0)
+        Some((fs.want & mask, mask))
     }
 
     /// Whether a square tile of kind `k` has any legal placement.

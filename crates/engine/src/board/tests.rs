@@ -314,3 +314,31 @@ fn a_frontier_space_counts_exactly_the_sides_that_hold_an_edge() {
     }
     assert_eq!(std::mem::size_of::<FrontierSpace>(), 12);
 }
+
+/// Which kinds fit a space, and whether any does, agree with the full legality check of each orientation, on and
+/// off the frontier, with every module's tiles.
+#[test]
+fn kinds_fitting_a_space_agree_with_checking_each_placement() {
+    let mut s = crate::Setup::new(2);
+    s.sets = ["base", "am", "pd", "cc"].map(String::from).to_vec();
+    s.switch_on_set_modules(false);
+    let (mut fits, mut none) = (0, 0);
+    let mut edges = SquareEdges::new();
+    random_positions(s, 2, 3, |g| {
+        let (b, cat) = (g.board(), g.catalogue());
+        let kinds = (0..cat.len()).map(|k| TileKind(k as u16));
+        edges.set(cat, kinds.clone());
+        let spaces: Vec<Space> = b.frontier().chain(b.tiles().iter().map(|t| t.space)).collect();
+        for q in spaces {
+            let found: Vec<TileKind> = b.kinds_fitting(&edges, q).collect();
+            let expect: Vec<TileKind> = (kinds.clone())
+                .filter(|&k| cat.def(k).shape == Shape::Square)
+                .filter(|&k| Rotation::ALL.iter().any(|&r| b.check(cat, k, q, Placement::Square(r)).is_ok()))
+                .collect();
+            assert_eq!(found, expect, "{q:?}");
+            assert_eq!(b.square_fits(&edges, q), !expect.is_empty());
+            if expect.is_empty() { none += 1 } else { fits += 1 }
+        }
+    });
+    assert!(fits > 1000 && none > 100, "{fits} spaces something fits, {none} none");
+}
