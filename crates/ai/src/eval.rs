@@ -77,6 +77,10 @@ pub struct Weights {
     /// fit, multiplies the chance that the feature is completed by `1 − e^(−f / scarce)` (a space only one or two
     /// tiles fit is often never filled). `0` (the default) counts only `f = 0`, as `dead`.
     pub scarce: f32,
+    /// With `dead`, above 0: a monastery's empty neighbours are priced the same way, each filled by the end with
+    /// `fill`'s chance times its space's factor (0 where no tile to come fits, or with `scarce` its fit count's), so
+    /// a monastery beside a space nothing fits is never completed. `0` (the default) does not look.
+    pub monastery_fits: f32,
 }
 
 impl Default for Weights {
@@ -101,6 +105,7 @@ impl Default for Weights {
             prior_learned: -1.0,
             dead: 0.0,
             scarce: 0.0,
+            monastery_fits: 0.0,
         }
     }
 }
@@ -238,9 +243,15 @@ impl Evaluator {
                 }
                 SegmentKind::Monastery => {
                     let (t, _) = board.segment_tile(h.root);
-                    let filled = 1 + board.filled_neighbours(board.tile(t).space);
-                    let empty = 9u32.saturating_sub(filled) as f32;
-                    (filled as f32 + empty * fill, fill.powf(empty))
+                    let space = board.tile(t).space;
+                    let filled = 1 + board.filled_neighbours(space);
+                    match dead {
+                        Some(abbeys) if w.monastery_fits > 0.0 => self.monastery(game, space, filled, fill, abbeys),
+                        _ => {
+                            let empty = 9u32.saturating_sub(filled) as f32;
+                            (filled as f32 + empty * fill, fill.powf(empty))
+                        }
+                    }
                 }
                 SegmentKind::Field => (3.0 * self.field_cities(game, h.root, &chance, city, dead), 0.0),
                 SegmentKind::Crop => (0.0, 0.0),
@@ -350,7 +361,6 @@ impl Evaluator {
     fn price_open_ends(&mut self, game: &Game, root: SegmentId, abbeys: bool) -> f32 {
         let board = game.board();
         let cat = game.catalogue();
-        let scarce = self.weights.scarce;
         self.beside.clear();
         let mut factor = 1.0;
         for m in board.members(root) {
@@ -367,27 +377,56 @@ impl Evaluator {
                     continue;
                 }
                 self.beside.push(spot);
-                let fit = match self.spaces.iter().find(|s| s.0 == spot) {
-                    Some(&(_, f)) => f,
-                    None => {
-                        let f = if scarce > 0.0 {
-                            board.kinds_fitting(&self.edges, spot).map(|k| self.counts[k.0 as usize]).sum()
-                        } else {
-                            u32::from(board.square_fits(&self.edges, spot))
-                        };
-                        self.spaces.push((spot, f));
-                        f
-                    }
-                };
-                if fit == 0 {
+                let f = self.space_factor(board, spot);
+                if f == 0.0 {
                     return 0.0;
                 }
-                if scarce > 0.0 {
-                    factor *= 1.0 - (-(fit as f32) / scarce).exp();
-                }
+                factor *= f;
             }
         }
         factor
+    }
+
+    /// What a frontier space puts on the chance that a feature needing it is completed: 0 if none of the tiles still
+    /// to come fits it; otherwise 1, or with [`Weights::scarce`] `1 − e^(−f / scarce)` for the `f` tiles that fit.
+    /// Remembered within one evaluation.
+    fn space_factor(&mut self, board: &carcassonne::Board, spot: carcassonne::Space) -> f32 {
+        let scarce = self.weights.scarce;
+        let fit = match self.spaces.iter().find(|s| s.0 == spot) {
+            Some(&(_, f)) => f,
+            None => {
+                let f = if scarce > 0.0 {
+                    board.kinds_fitting(&self.edges, spot).map(|k| self.counts[k.0 as usize]).sum()
+                } else {
+                    u32::from(board.square_fits(&self.edges, spot))
+                };
+                self.spaces.push((spot, f));
+                f
+            }
+        };
+        match fit {
+            0 => 0.0,
+            _ if scarce > 0.0 => 1.0 - (-(fit as f32) / scarce).exp(),
+            _ => 1.0,
+        }
+    }
+
+    /// A monastery's expected points and chance of completion with [`Weights::monastery_fits`]: each empty
+    /// neighbour is filled with `fill`'s chance times its space's factor ([`Evaluator::space_factor`]; 1 off the
+    /// frontier, where anything may still go, and in a hole while an abbey may fill it).
+    fn monastery(&mut self, game: &Game, at: carcassonne::Space, filled: u32, fill: f32, abbeys: bool) -> (f32, f32) {
+        let board = game.board();
+        let (mut value, mut complete) = (filled as f32, 1.0);
+        for s in at.neighbourhood() {
+            if board.is_filled(s) {
+                continue;
+            }
+            let f =
+                if board.on_frontier(s) && !(abbeys && board.is_hole(s)) { self.space_factor(board, s) } else { 1.0 };
+            value += fill * f;
+            complete *= fill * f;
+        }
+        (value, complete)
     }
 
     /// The features held after [`Evaluator::hand_points`]: how many.
@@ -487,11 +526,10 @@ mod tests {
     use carcassonne::Setup;
 
     #[test]
-    fn a_road_or_city_called_dead_is_never_completed() {
-        // Seeded random games, base and every module: each time the evaluation calls an incomplete road or city
-        // dead, the game goes on to its end and that feature (whatever it has joined since) must still be open.
-        let mut called = 0;
-        let mut looked = 0;
+    fn a_feature_called_dead_is_never_completed() {
+        // Seeded random games, base and every module: each time the evaluation calls an incomplete road, city or
+        // monastery dead, the game goes on to its end and that feature (whatever it has joined since) must still be open.
+        let (mut called, mut looked, mut monasteries) = (0, 0, 0);
         let every: &[&str] = &["base", "am", "pd", "cc", "half"];
         for (i, sets) in [&["base"][..], every].into_iter().enumerate() {
             for seed in 0..10u64 {
@@ -513,6 +551,15 @@ mod tests {
                             if road_or_city && !b.is_complete(r) && e.is_dead(&g, r, abbeys) {
                                 dead.push(r);
                             }
+                            // A monastery beside a space nothing to come fits (`monastery_fits`).
+                            if b.kind(r) == SegmentKind::Monastery && !b.is_complete(r) {
+                                let at = b.tile(b.segment_tile(r).0).space;
+                                let (_, complete) = e.monastery(&g, at, 1 + b.filled_neighbours(at), 1.0, abbeys);
+                                if complete == 0.0 {
+                                    dead.push(r);
+                                    monasteries += 1;
+                                }
+                            }
                         }
                     }
                     g.apply(a).unwrap();
@@ -520,13 +567,17 @@ mod tests {
                 for s in &dead {
                     assert!(
                         !g.board().is_complete(*s),
-                        "sets {sets:?} seed {seed}: a feature called dead was completed"
+                        "sets {sets:?} seed {seed}: a feature called dead was completed: {:?}",
+                        g.board().kind(*s)
                     );
                 }
                 called += dead.len();
             }
         }
-        assert!(looked > 1000 && called > 0, "looked {looked} times, called {called} dead");
+        assert!(
+            looked > 1000 && called > monasteries && monasteries > 0,
+            "looked {looked} times, called {called} dead, {monasteries} of them monasteries"
+        );
     }
 
     #[test]

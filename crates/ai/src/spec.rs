@@ -198,6 +198,7 @@ fn adjust_many(
     back!(weights.prior_learned);
     back!(weights.dead);
     back!(weights.scarce);
+    back!(weights.monastery_fits);
     if m.opponents.modelled(3) && c.budget.iterations == full {
         m.budget.iterations = c.budget.iterations.map(|i| (i / cost).max(1));
     }
@@ -298,6 +299,7 @@ impl Reference {
                     prior_learned: -1.0,
                     dead: 0.0,
                     scarce: 0.0,
+                    monastery_fits: 0.0,
                 },
             },
             Reference::Hard1 => MctsConfig {
@@ -338,6 +340,7 @@ impl Reference {
                     prior_learned: -1.0,
                     dead: 0.0,
                     scarce: 0.0,
+                    monastery_fits: 0.0,
                 },
             },
         }
@@ -472,7 +475,7 @@ fn parse_duration(v: &str) -> Option<Duration> {
 }
 
 /// The evaluation's constants by name, as specs change them.
-fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 18] {
+fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 19] {
     [
         ("city_close", &mut w.city_close),
         ("road_close", &mut w.road_close),
@@ -492,6 +495,7 @@ fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 18] {
         ("prior_learned", &mut w.prior_learned),
         ("dead", &mut w.dead),
         ("scarce", &mut w.scarce),
+        ("monastery_fits", &mut w.monastery_fits),
     ]
 }
 

@@ -369,7 +369,11 @@ fn write_features(game: &Game, viewer: Player, space: &ActionSpace, features: &m
     }
     let o = block(1);
     features[o] = game.stack_len() as f32 / space.tiles as f32;
-    let seats: Vec<Player> = (0..players).map(|i| Player(((viewer.index() + i) % players) as u8)).collect();
+    let mut seats = [Player(0); MAX_PLAYERS];
+    for (i, p) in seats.iter_mut().enumerate() {
+        *p = Player(((viewer.index() + i) % players) as u8);
+    }
+    let seats = &seats[..players];
     let o = block(players);
     for (i, p) in seats.iter().enumerate() {
         features[o + i] = game.scores()[p.index()] as f32 / 100.0;

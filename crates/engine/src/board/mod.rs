@@ -297,6 +297,11 @@ impl Board {
         !self.grid.get(s).by_side.contains(&EMPTY)
     }
 
+    /// Whether the space is on the frontier: empty, and facing at least one placed edge.
+    pub fn on_frontier(&self, s: Space) -> bool {
+        self.grid.get(s).frontier != 0
+    }
+
     /// The empty spaces that face at least one placed edge, in a deterministic order.
     pub fn frontier(&self) -> impl Iterator<Item = Space> + '_ {
         self.frontier.iter().map(|f| f.space)
