@@ -12,7 +12,7 @@ use carcassonne::action::MeepleKind;
 use carcassonne::board::SegmentId;
 use carcassonne::catalogue::Shape;
 use carcassonne::game::MAX_PLAYERS;
-use carcassonne::geom::{Pos, Side};
+use carcassonne::geom::{Corner, Pos, Side};
 use carcassonne::{DecisionKind, Game, Player, SegmentKind};
 
 /// The evaluation's constants. The defaults were tuned by arena runs (`carc arena`); see the crate's README.
@@ -81,6 +81,10 @@ pub struct Weights {
     /// `fill`'s chance times its space's factor (0 where no tile to come fits, or with `scarce` its fit count's), so
     /// a monastery beside a space nothing fits is never completed. `0` (the default) does not look.
     pub monastery_fits: f32,
+    /// With `dead`, above 0: the Halflings' triangles still to come are followed too (a triangle whose leg covers
+    /// the side an open end faces closes it, the complement of a triangle on the board closes its long side), where
+    /// without it nothing is priced by its fits while any triangle is still to come. `0` (the default) does not.
+    pub halves: f32,
 }
 
 impl Default for Weights {
@@ -106,6 +110,7 @@ impl Default for Weights {
             dead: 0.0,
             scarce: 0.0,
             monastery_fits: 0.0,
+            halves: 0.0,
         }
     }
 }
@@ -143,12 +148,24 @@ pub struct Evaluator {
     kinds: Vec<u64>,
     edges: carcassonne::SquareEdges,
     triangle: bool,
-    /// Within one evaluation: the spaces already asked about (and how many tiles to come fit each, or with
-    /// `scarce` at 0 whether any does), the roads and cities already priced (the factor on their chance of
-    /// completion, 0 when dead), and the spaces beside the one being priced.
-    spaces: Vec<(carcassonne::Space, u32)>,
+    triangles: Vec<carcassonne::TileKind>,
+    /// Within one evaluation: the spaces already asked about, with what was needed of them (and how many tiles to
+    /// come fit each, or with `scarce` at 0 whether any does), the roads and cities already priced (the factor on
+    /// their chance of completion, 0 when dead), and the spaces beside the one being priced.
+    spaces: Vec<(carcassonne::Space, Need, u32)>,
     roots: Vec<(SegmentId, f32)>,
-    beside: Vec<carcassonne::Space>,
+    beside: Vec<(carcassonne::Space, Need)>,
+}
+
+/// What a feature needs of a space to be completed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Need {
+    /// A tile covering this side of the space (the side that faces the feature's open end).
+    Side(Side),
+    /// Any tile in it (a monastery's neighbour).
+    Any,
+    /// The triangle of this corner, beside one already there (its long side faces the feature).
+    Half(Corner),
 }
 
 impl Evaluator {
@@ -307,7 +324,7 @@ impl Evaluator {
 
     /// Gather the kinds of the tiles still to come (the stack, the tile drawn, hands, the draft pool, the tiles set
     /// aside for the dragon) for [`Evaluator::is_dead`]; `false` if a triangle is among them (it could fill half a
-    /// space, which this does not follow).
+    /// space) and [`Weights::halves`] does not follow them.
     fn gather_to_come(&mut self, game: &Game) -> bool {
         let cat = game.catalogue();
         self.counts.clear();
@@ -332,10 +349,12 @@ impl Evaluator {
         }
         if !same {
             let present = (0..cat.len()).filter(|&k| self.counts[k] > 0).map(|k| carcassonne::TileKind(k as u16));
-            self.triangle = present.clone().any(|k| cat.def(k).shape == Shape::Triangle);
+            self.triangles.clear();
+            self.triangles.extend(present.clone().filter(|&k| cat.def(k).shape == Shape::Triangle));
+            self.triangle = !self.triangles.is_empty();
             self.edges.set(cat, present);
         }
-        !self.triangle
+        !self.triangle || self.weights.halves > 0.0
     }
 
     /// Whether the road or city of `root` has an open end that none of the tiles still to come fits (nor an abbey,
@@ -361,23 +380,33 @@ impl Evaluator {
     fn price_open_ends(&mut self, game: &Game, root: SegmentId, abbeys: bool) -> f32 {
         let board = game.board();
         let cat = game.catalogue();
+        let halves = !self.triangles.is_empty();
         self.beside.clear();
         let mut factor = 1.0;
         for m in board.members(root) {
             let (t, local) = board.segment_tile(m);
             let pt = board.tile(t);
             let positions = cat.segment_positions(pt.kind, pt.placement.rotation(), local);
+            let mut needs = [None; 5];
             for side in Side::ALL {
                 let touches = (0..3).any(|k| positions & Pos::on_side(side, k).bit() != 0);
-                if !touches || board.tile_facing(pt.space, side).is_some() {
+                if touches && board.tile_facing(pt.space, side).is_none() {
+                    needs[side.index()] = Some((pt.space.step(side), Need::Side(side.opposite())));
+                }
+            }
+            // A triangle's long side faces the other half of its own space (only followed with triangles to come).
+            if let carcassonne::Placement::Triangle(c) = pt.placement {
+                let long = (0..3).any(|k| positions & Pos::on_long(k).bit() != 0);
+                if halves && long && !board.is_full(pt.space) {
+                    needs[4] = Some((pt.space, Need::Half(c.complement())));
+                }
+            }
+            for (spot, need) in needs.into_iter().flatten() {
+                if (abbeys && board.is_hole(spot)) || self.beside.contains(&(spot, need)) {
                     continue;
                 }
-                let spot = pt.space.step(side);
-                if (abbeys && board.is_hole(spot)) || self.beside.contains(&spot) {
-                    continue;
-                }
-                self.beside.push(spot);
-                let f = self.space_factor(board, spot);
+                self.beside.push((spot, need));
+                let f = self.space_factor(game, spot, need);
                 if f == 0.0 {
                     return 0.0;
                 }
@@ -387,20 +416,39 @@ impl Evaluator {
         factor
     }
 
-    /// What a frontier space puts on the chance that a feature needing it is completed: 0 if none of the tiles still
-    /// to come fits it; otherwise 1, or with [`Weights::scarce`] `1 − e^(−f / scarce)` for the `f` tiles that fit.
-    /// Remembered within one evaluation.
-    fn space_factor(&mut self, board: &carcassonne::Board, spot: carcassonne::Space) -> f32 {
+    /// What a space puts on the chance that a feature needing it (`need`) is completed: 0 if none of the tiles
+    /// still to come can go there so; otherwise 1, or with [`Weights::scarce`] `1 − e^(−f / scarce)` for the `f`
+    /// tiles that can. Triangles count only with [`Weights::halves`]. Remembered within one evaluation.
+    fn space_factor(&mut self, game: &Game, spot: carcassonne::Space, need: Need) -> f32 {
         let scarce = self.weights.scarce;
-        let fit = match self.spaces.iter().find(|s| s.0 == spot) {
-            Some(&(_, f)) => f,
+        let fit = match self.spaces.iter().find(|s| s.0 == spot && s.1 == need) {
+            Some(&(_, _, f)) => f,
             None => {
-                let f = if scarce > 0.0 {
-                    board.kinds_fitting(&self.edges, spot).map(|k| self.counts[k.0 as usize]).sum()
-                } else {
-                    u32::from(board.square_fits(&self.edges, spot))
+                let board = game.board();
+                let mut f = match need {
+                    Need::Half(_) => 0,
+                    _ if scarce > 0.0 => {
+                        board.kinds_fitting(&self.edges, spot).map(|k| self.counts[k.0 as usize]).sum()
+                    }
+                    _ => u32::from(board.square_fits(&self.edges, spot)),
                 };
-                self.spaces.push((spot, f));
+                if (f == 0 || scarce > 0.0) && !self.triangles.is_empty() {
+                    let corners: &[Corner] = match need {
+                        Need::Side(s) => &[Corner::ALL[s.index()], Corner::ALL[(s.index() + 3) % 4]],
+                        Need::Any => &Corner::ALL,
+                        Need::Half(c) => &[c][..],
+                    };
+                    let cat = game.catalogue();
+                    for &k in &self.triangles {
+                        let fits = corners
+                            .iter()
+                            .any(|&c| board.check(cat, k, spot, carcassonne::Placement::Triangle(c)).is_ok());
+                        if fits {
+                            f += if scarce > 0.0 { self.counts[k.0 as usize] } else { 1 };
+                        }
+                    }
+                }
+                self.spaces.push((spot, need, f));
                 f
             }
         };
@@ -421,8 +469,11 @@ impl Evaluator {
             if board.is_filled(s) {
                 continue;
             }
-            let f =
-                if board.on_frontier(s) && !(abbeys && board.is_hole(s)) { self.space_factor(board, s) } else { 1.0 };
+            let f = if board.on_frontier(s) && !(abbeys && board.is_hole(s)) {
+                self.space_factor(game, s, Need::Any)
+            } else {
+                1.0
+            };
             value += fill * f;
             complete *= fill * f;
         }
@@ -539,7 +590,8 @@ mod tests {
                 setup.seed = seed;
                 let mut g = Game::new(&setup).unwrap();
                 let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed + 100 * i as u64);
-                let mut e = Evaluator::default();
+                // Triangles followed too (`halves`), so the Halflings' games are checked while triangles remain.
+                let mut e = Evaluator::new(Weights { halves: 1.0, ..Weights::default() });
                 let (mut dead, mut buf) = (Vec::new(), Vec::new());
                 while let Some(a) = g.random_action(&mut rng, &mut buf) {
                     if matches!(g.decision().kind, DecisionKind::PlaceTile { .. }) && e.gather_to_come(&g) {
