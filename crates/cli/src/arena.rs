@@ -96,7 +96,9 @@ greedy and mcts also take the evaluation's constants (greedy:city_close=12): cit
 extra_end, growth, fill, follower, followers_full, follower_ramp, triangle, abbey, barn, best_opponent, pace, fairy_turns,
 field_growth, learned (0..1: how much of the learned value is in the estimate), prior_learned (0..1: the same for
 the search's priors only; unset, as learned), dead (1: a road or city no tile left can complete counts as never
-completed; medium and hard: 1).";
+completed), scarce (a space beside an open end that f tiles to come fit multiplies its chance of completion by
+1-e^(-f/scarce); 0 is off), monastery_fits (1: a monastery's empty neighbours are priced the same way), halves
+(1: the Halflings' triangles count when deciding what fits); medium and hard: dead=1, scarce=3, monastery_fits=1.";
 
 pub(crate) fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
     // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.
