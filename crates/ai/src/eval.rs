@@ -120,6 +120,12 @@ impl Weights {
     pub fn for_priors(self) -> Weights {
         if self.prior_learned >= 0.0 { Weights { learned: self.prior_learned, ..self } } else { self }
     }
+
+    /// These constants without the prices of what fits the spaces: `dead`, `scarce`, `monastery_fits` and
+    /// `halves` off.
+    pub fn without_fits(self) -> Weights {
+        Weights { dead: 0.0, scarce: 0.0, monastery_fits: 0.0, halves: 0.0, ..self }
+    }
 }
 
 /// Every player's expected final points, by seat (entries past the player count are 0).

@@ -79,6 +79,10 @@ pub struct MctsConfig {
     pub prior_visits: u32,
     /// Keep the tree when a decision follows straight from the bot's previous one (its meeple after its placement).
     pub reuse: bool,
+    /// With modelled opponents: whether their turns are chosen by the bot's whole evaluation, or (`false`) by it
+    /// without the prices of what fits the spaces ([`Weights::without_fits`]), which a greedy turn asks of every
+    /// placement and so costs playouts.
+    pub model_fits: bool,
     /// Stop a thread's search once its most visited root action leads the next by more than the iterations it has
     /// left: no iteration could change which action that thread's tree plays.
     pub early: bool,
@@ -107,6 +111,7 @@ impl Default for MctsConfig {
             prior_temperature: 4.0,
             prior_visits: 32,
             reuse: true,
+            model_fits: true,
             early: false,
             carry: false,
             weights: Weights::default(),
@@ -228,13 +233,14 @@ impl Tree {
         self.biases.clear();
     }
 
-    fn reset(&mut self, weights: Weights) {
+    fn reset(&mut self, cfg: &MctsConfig) {
+        let weights = cfg.weights;
         self.clear();
         self.nodes.push(Node::new(CHANCE));
         self.root = 0;
         self.eval.weights = weights;
         self.prior_eval.weights = weights.for_priors();
-        self.turn.eval.weights = weights;
+        self.turn.eval.weights = if cfg.model_fits { weights } else { weights.without_fits() };
     }
 
     fn actions(&self, node: u32) -> &[Action] {
@@ -508,7 +514,7 @@ fn search(
 ) -> RootStats {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     if tree.nodes.is_empty() {
-        tree.reset(cfg.weights);
+        tree.reset(&cfg);
     }
     if tree.nodes[tree.root as usize].len == 0 {
         tree.fill(tree.root, legal);
@@ -905,7 +911,7 @@ mod tests {
                 ..MctsConfig::default()
             };
             let mut tree = Tree::default();
-            tree.reset(cfg.weights);
+            tree.reset(&cfg);
             let mut det = start.clone();
             let mut rng = ChaCha8Rng::seed_from_u64(rounds as u64);
             det.shuffle_hidden(me, &mut rng);

@@ -282,6 +282,7 @@ impl Reference {
                 prior_temperature: 4.0,
                 prior_visits: 32,
                 reuse: true,
+                model_fits: true,
                 early: true,
                 carry: false,
                 weights: Weights {
@@ -324,6 +325,7 @@ impl Reference {
                 prior_temperature: 4.0,
                 prior_visits: 32,
                 reuse: true,
+                model_fits: true,
                 early: false,
                 carry: false,
                 weights: Weights {
@@ -384,7 +386,7 @@ pub struct SpecError {
 }
 
 /// The settings an MCTS spec may change, with one line each (for help texts).
-pub const MCTS_KEYS: [(&str, &str); 17] = [
+pub const MCTS_KEYS: [(&str, &str); 18] = [
     ("iterations", "iterations a decision over all threads (a number, or `none` for a time budget only)"),
     ("time", "time a decision: `500ms`, `2s`, or `none`"),
     ("threads", "threads searching (root parallelisation)"),
@@ -406,6 +408,7 @@ pub const MCTS_KEYS: [(&str, &str); 17] = [
     ),
     ("rounds", "with modelled opponents: the bot's own turns a playout reaches before the evaluation (1 to 8)"),
     ("reuse", "keep the tree from a placement for the meeple decision that follows: true or false"),
+    ("model_fits", "with modelled opponents: whether their turns price what fits the spaces: true or false"),
     ("early", "stop a search once its most visited action can no longer be overtaken: true or false"),
     ("carry", "with early: iterations a decided search left go to later undecided ones: true or false"),
 ];
@@ -616,6 +619,7 @@ fn set_key(c: &mut MctsConfig, key: &str, v: &str) -> Result<(), String> {
         "prior" => c.prior_weight = positive(key, v)?,
         "prior_visits" => c.prior_visits = at_most(key, v, 1_000_000)?,
         "reuse" => c.reuse = boolean(key, v)?,
+        "model_fits" => c.model_fits = boolean(key, v)?,
         "opponents" => {
             c.opponents = Opponents::ALL
                 .into_iter()
@@ -821,6 +825,9 @@ impl fmt::Display for BotSpec {
         }
         if c.reuse != base.reuse {
             parts.push(format!("reuse={}", c.reuse));
+        }
+        if c.model_fits != base.model_fits {
+            parts.push(format!("model_fits={}", c.model_fits));
         }
         if c.early != base.early {
             parts.push(format!("early={}", c.early));

@@ -90,6 +90,7 @@ Settings of mcts and the levels (NAME:KEY=VALUE,KEY=VALUE):
   rounds        with modelled opponents: the bot's own turns a playout reaches before the evaluation
                 (1 to 8; hard at 3+ players: 2)
   reuse         keep the tree from a placement for the meeple decision that follows: true or false
+  model_fits    with modelled opponents: whether their turns price what fits the spaces: true or false
   early         stop a search once its most visited action can no longer be overtaken: true or false
   carry         with early: iterations a decided search left go to later undecided ones: true or false
 greedy and mcts also take the evaluation's constants (greedy:city_close=12): city_close, road_close,
