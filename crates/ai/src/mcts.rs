@@ -514,7 +514,7 @@ fn search(
 ) -> RootStats {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     if tree.nodes.is_empty() {
-        tree.reset(&cfg);
+        tree.reset(cfg);
     }
     if tree.nodes[tree.root as usize].len == 0 {
         tree.fill(tree.root, legal);
