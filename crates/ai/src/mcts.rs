@@ -922,6 +922,22 @@ mod tests {
     }
 
     #[test]
+    fn the_model_of_the_opponents_leaves_the_fits_out_only_when_told() {
+        let weights = Weights { dead: 1.0, scarce: 3.0, monastery_fits: 1.0, ..Weights::default() };
+        let mut tree = Tree::default();
+        for model_fits in [true, false] {
+            tree.reset(&MctsConfig { weights, model_fits, ..MctsConfig::default() });
+            assert_eq!(tree.eval.weights, weights, "the bot's own evaluation keeps them");
+            let modelled = tree.turn.eval.weights;
+            assert_eq!(modelled == weights, model_fits);
+            if !model_fits {
+                assert_eq!((modelled.dead, modelled.scarce, modelled.monastery_fits), (0.0, 0.0, 0.0));
+                assert_eq!(modelled.city_close, weights.city_close, "the rest as the bot's");
+            }
+        }
+    }
+
+    #[test]
     fn modelled_opponents_stay_out_of_the_tree() {
         assert!(movers(Opponents::Greedy).is_empty(), "the others' decisions are the playout's");
         assert!(!movers(Opponents::Random).is_empty(), "unmodelled, the others choose in the tree");
