@@ -148,12 +148,11 @@ pub struct Evaluator {
     held: Vec<Held>,
     cities: Vec<SegmentId>,
     /// For [`Weights::dead`] ([`Evaluator::gather_to_come`]): the tiles still to come counted by kind, which kinds
-    /// those are (one bit each), the edges they show and whether a triangle is among them. The edges are built again
+    /// those are (one bit each), the edges they show and the triangles among them. The edges are built again
     /// only when the kinds change, which in a search is rare.
     counts: Vec<u32>,
     kinds: Vec<u64>,
     edges: carcassonne::SquareEdges,
-    triangle: bool,
     triangles: Vec<carcassonne::TileKind>,
     /// Within one evaluation: the spaces already asked about, with what was needed of them (and how many tiles to
     /// come fit each, or with `scarce` at 0 whether any does), the roads and cities already priced (the factor on
@@ -357,10 +356,9 @@ impl Evaluator {
             let present = (0..cat.len()).filter(|&k| self.counts[k] > 0).map(|k| carcassonne::TileKind(k as u16));
             self.triangles.clear();
             self.triangles.extend(present.clone().filter(|&k| cat.def(k).shape == Shape::Triangle));
-            self.triangle = !self.triangles.is_empty();
             self.edges.set(cat, present);
         }
-        !self.triangle || self.weights.halves > 0.0
+        self.triangles.is_empty() || self.weights.halves > 0.0
     }
 
     /// Whether the road or city of `root` has an open end that none of the tiles still to come fits (nor an abbey,
