@@ -2,8 +2,9 @@
 //! follower on it at the start of a turn, whether it was complete at the end of the game, by open ends and own
 //! turns left; for every monastery, how many of its empty neighbours were filled.
 //!
-//! Run with `cargo run --release -p carcassonne-ai --example calibrate -- [GAMES] [BOT] [PLAYERS]` (default 400
-//! games of `greedy` against itself, 2 players, base game).
+//! Run with `cargo run --release -p carcassonne-ai --example calibrate -- [GAMES] [BOT] [PLAYERS] [SETS]` (default
+//! 400 games of `greedy` against itself, 2 players, base game; SETS as `carc arena --sets`, for example
+//! `base,am,pd,cc,half`, with each set's modules switched on).
 
 use std::collections::BTreeMap;
 
@@ -16,6 +17,8 @@ fn main() {
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(400);
     let spec: BotSpec = args.next().unwrap_or_else(|| "greedy".into()).parse().expect("a bot spec");
     let players: u8 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
+    let sets: Vec<String> =
+        args.next().map_or_else(|| vec!["base".into()], |s| s.split(',').map(String::from).collect());
     // (kind, open ends, own turns left) → (features, completed).
     let mut closes: BTreeMap<(&str, u16, u32), (u64, u64)> = BTreeMap::new();
     // Own turns left → (empty neighbours, filled by the end).
@@ -23,6 +26,8 @@ fn main() {
     for seed in 0..games {
         let mut setup = Setup::new(players);
         setup.seed = seed;
+        setup.sets = sets.clone();
+        setup.switch_on_set_modules(false);
         let mut game = Game::new(&setup).unwrap();
         let mut bots: Vec<Box<dyn Bot>> = (0..players as u64).map(|i| spec.build(seed * 7 + i)).collect();
         let mut watched: Vec<(&str, u16, u32, SegmentId)> = Vec::new();

@@ -85,6 +85,11 @@ pub struct Weights {
     /// the side an open end faces closes it, the complement of a triangle on the board closes its long side), where
     /// without it nothing is priced by its fits while any triangle is still to come. `0` (the default) does not.
     pub halves: f32,
+    /// Each of the Halflings' triangles in the players' hands counts as this many tiles still to come in the turns
+    /// left: a triangle turn is a whole turn (HALF-04), and play goes on after the stack is empty while triangles
+    /// remain (HALF-16), so with the stack alone a late monastery or city looks far less likely to be finished than
+    /// it is. `0` (the default, `hard@2`'s) counts the stack alone.
+    pub hand_turns: f32,
 }
 
 impl Default for Weights {
@@ -111,6 +116,7 @@ impl Default for Weights {
             scarce: 0.0,
             monastery_fits: 0.0,
             halves: 0.0,
+            hand_turns: 0.0,
         }
     }
 }
@@ -207,9 +213,11 @@ impl Evaluator {
         }
         let w = self.weights;
         let board = game.board();
-        // Own turns left: the tiles left shared among the players (END-02 turns with held tiles add a little).
-        let turns = game.stack_len() as f32 / n as f32;
-        let paced = if w.pace > 0.0 { game.stack_len() as f32 / w.pace } else { turns };
+        // Own turns left: the tiles left shared among the players (END-02 turns with held tiles add a little), and
+        // with `hand_turns` the triangles in hand.
+        let tiles_left = game.stack_len() as f32 + w.hand_turns * triangles_in_hands(game) as f32;
+        let turns = tiles_left / n as f32;
+        let paced = if w.pace > 0.0 { tiles_left / w.pace } else { turns };
         let city = paced / (paced + w.city_close);
         let road = paced / (paced + w.road_close);
         let chance = |one: f32, open: u16| if open == 0 { 1.0 } else { one * w.extra_end.powi(open as i32 - 1) };
@@ -554,6 +562,11 @@ impl Evaluator {
     }
 }
 
+/// The Halflings' triangles in every player's hand (their number is public, HALF-03).
+fn triangles_in_hands(game: &Game) -> usize {
+    (0..game.players()).map(|p| game.hand(Player(p as u8)).len()).sum()
+}
+
 /// Whether any player still has an abbey to place (it fills any hole, ABBEY-02).
 fn abbeys_to_come(game: &Game) -> bool {
     (0..game.players()).any(|p| game.abbeys_left(Player(p as u8)) > 0)
@@ -730,5 +743,48 @@ mod tests {
             }
         }
         assert!(gained >= 100, "only {gained} positions with a lone farmer ({at_end} with the stack empty)");
+    }
+
+    /// `hand_turns` counts the triangles in hand as turns left: while any are held, a held monastery that is not
+    /// yet complete is worth more to its holder; with no triangle in any hand nothing changes. (Random players
+    /// spend their triangles early, so few positions have them.)
+    #[test]
+    fn triangles_in_hand_are_turns_left() {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(5);
+        let mut buf = Vec::new();
+        let counted = Weights { hand_turns: 1.0, ..Weights::default() };
+        let (mut held, mut none_held) = (0, 0);
+        for seed in 0..60 {
+            let mut s = Setup::new(2);
+            s.sets = ["base", "half"].map(String::from).to_vec();
+            s.switch_on_set_modules(false);
+            s.seed = seed;
+            let mut g = Game::new(&s).unwrap();
+            while let Some(a) = g.random_action(&mut rng, &mut buf) {
+                g.apply_unchecked(a);
+                if g.is_over() {
+                    break;
+                }
+                let plain = Evaluator::new(Weights::default()).points(&g);
+                let more = Evaluator::new(counted).points(&g);
+                if triangles_in_hands(&g) == 0 {
+                    assert_eq!(plain, more);
+                    none_held += 1;
+                    continue;
+                }
+                let b = g.board();
+                for m in g.meeples() {
+                    if b.kind(m.segment) == SegmentKind::Monastery && !b.is_complete(m.segment) {
+                        let p = m.player.index();
+                        assert!(more[p] > plain[p], "no gain with {} tiles left", g.stack_len());
+                        held += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            held >= 50 && none_held > 0,
+            "{held} held monasteries with triangles in hand, {none_held} positions without"
+        );
     }
 }

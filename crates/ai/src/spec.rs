@@ -204,6 +204,7 @@ fn adjust_many(
     back!(weights.scarce);
     back!(weights.monastery_fits);
     back!(weights.halves);
+    back!(weights.hand_turns);
     if m.opponents.modelled(3) && c.budget.iterations == full {
         m.budget.iterations = c.budget.iterations.map(|i| (i / cost).max(1));
     }
@@ -307,6 +308,7 @@ impl Reference {
                     scarce: 0.0,
                     monastery_fits: 0.0,
                     halves: 0.0,
+                    hand_turns: 0.0,
                 },
             },
             Reference::Hard1 => MctsConfig {
@@ -350,6 +352,7 @@ impl Reference {
                     scarce: 0.0,
                     monastery_fits: 0.0,
                     halves: 0.0,
+                    hand_turns: 0.0,
                 },
             },
         }
@@ -485,7 +488,7 @@ fn parse_duration(v: &str) -> Option<Duration> {
 }
 
 /// The evaluation's constants by name, as specs change them.
-fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 20] {
+fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 21] {
     [
         ("city_close", &mut w.city_close),
         ("road_close", &mut w.road_close),
@@ -507,6 +510,7 @@ fn weights_by_name(w: &mut Weights) -> [(&'static str, &mut f32); 20] {
         ("scarce", &mut w.scarce),
         ("monastery_fits", &mut w.monastery_fits),
         ("halves", &mut w.halves),
+        ("hand_turns", &mut w.hand_turns),
     ]
 }
 

@@ -99,7 +99,8 @@ field_growth, learned (0..1: how much of the learned value is in the estimate), 
 the search's priors only; unset, as learned), dead (1: a road or city no tile left can complete counts as never
 completed), scarce (a space beside an open end that f tiles to come fit multiplies its chance of completion by
 1-e^(-f/scarce); 0 is off), monastery_fits (1: a monastery's empty neighbours are priced the same way), halves
-(1: the Halflings' triangles count when deciding what fits); medium and hard: dead=1, scarce=3, monastery_fits=1.";
+(1: the Halflings' triangles count when deciding what fits), hand_turns (each triangle in hand counts as that many
+tiles left in the turns left); medium and hard: dead=1, scarce=3, monastery_fits=1.";
 
 pub(crate) fn parse_bots(s: &str) -> Result<Vec<BotSpec>, String> {
     // Settings use commas too (`mcts:iterations=100,c=1`): a new bot starts at a name, not at a setting.
