@@ -215,7 +215,8 @@ impl Evaluator {
         let board = game.board();
         // Own turns left: the tiles left shared among the players (END-02 turns with held tiles add a little), and
         // with `hand_turns` the triangles in hand.
-        let tiles_left = game.stack_len() as f32 + w.hand_turns * triangles_in_hands(game) as f32;
+        let held = if w.hand_turns > 0.0 { w.hand_turns * triangles_in_hands(game) as f32 } else { 0.0 };
+        let tiles_left = game.stack_len() as f32 + held;
         let turns = tiles_left / n as f32;
         let paced = if w.pace > 0.0 { tiles_left / w.pace } else { turns };
         let city = paced / (paced + w.city_close);
