@@ -329,19 +329,22 @@ def test_reset_lists_each_new_game_from_scratch(when):
 
 
 @pytest.mark.parametrize(
-    "players,sets,bots,seat,dtype",
+    "players,sets,bots,seat,dtype,window",
     [
-        (2, ["base"], None, None, np.uint8),
-        (2, ["base"], ["greedy", None], 1, np.float32),
-        (3, EVERY_SET, None, None, np.uint8),
-        (4, EVERY_SET, None, 2, np.uint8),
+        (2, ["base"], None, None, np.uint8, 16),
+        (2, ["base"], ["greedy", None], 1, np.float32, 16),
+        (3, EVERY_SET, None, None, np.uint8, 16),
+        (4, EVERY_SET, None, 2, np.uint8, 16),
+        # Narrower than the played area soon: moving the window then brings tiles back into it.
+        (2, ["base"], None, None, np.uint8, 5),
     ],
 )
-def test_live_observations_are_the_full_ones_at_every_step(players, sets, bots, seat, dtype):
-    # Games end and start again inside the batch (autoreset), the window moves as the played area grows, seats
-    # turn, followers come and go: after every step the planes written incrementally are those written afresh. Two
-    # resets one after the other give new games with as many tiles as the old ones (two, when a bot moves first).
-    vec = carcassonne.VecGame(6, players=players, sets=sets, bots=bots, seed=3, window=16)
+def test_live_observations_are_the_full_ones_at_every_step(players, sets, bots, seat, dtype, window):
+    # Games end and start again inside the batch (autoreset), the window moves as the played area grows (its tile
+    # planes moved whole, or drawn again when some tile lay outside it), seats turn, followers come and go: after
+    # every step the planes written incrementally are those written afresh. Two resets one after the other give new
+    # games with as many tiles as the old ones (two, when a bot moves first).
+    vec = carcassonne.VecGame(6, players=players, sets=sets, bots=bots, seed=3, window=window)
     rng = np.random.default_rng(4)
     ended = 0
     for step in range(700):
