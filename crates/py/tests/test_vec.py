@@ -340,8 +340,8 @@ def test_reset_lists_each_new_game_from_scratch(when):
     ],
 )
 def test_live_observations_are_the_full_ones_at_every_step(players, sets, bots, seat, dtype, window):
-    # Games end and start again inside the batch (autoreset), the window moves as the played area grows (its tile
-    # planes moved whole, or drawn again when some tile lay outside it), seats turn, followers come and go: after
+    # Games end and start again inside the batch (autoreset), the window moves as the played area grows (and, when
+    # it is narrower than that area, tiles outside it come into it), seats turn, followers come and go: after
     # every step the planes written incrementally are those written afresh. Two resets one after the other give new
     # games with as many tiles as the old ones (two, when a bot moves first).
     vec = carcassonne.VecGame(6, players=players, sets=sets, bots=bots, seed=3, window=window)
